@@ -1,0 +1,80 @@
+//! Axis-aligned bounding boxes.
+
+use crate::math::{Pose, Vec2};
+
+/// An axis-aligned box `[min, max]` (metres).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    /// Lower-left corner.
+    pub min: Vec2,
+    /// Upper-right corner.
+    pub max: Vec2,
+}
+
+impl Aabb {
+    /// A box from its corners.
+    pub fn new(min: Vec2, max: Vec2) -> Self {
+        Aabb { min, max }
+    }
+
+    /// The smallest box holding every point; an empty slice gives an inverted box that
+    /// overlaps nothing.
+    pub fn from_points(points: &[Vec2]) -> Self {
+        let mut b = Aabb {
+            min: Vec2::splat(f32::INFINITY),
+            max: Vec2::splat(f32::NEG_INFINITY),
+        };
+        for &p in points {
+            b.min = b.min.min(p);
+            b.max = b.max.max(p);
+        }
+        b
+    }
+
+    /// The box of `local_points` placed by `pose`.
+    pub fn from_points_posed(local_points: &[Vec2], pose: &Pose) -> Self {
+        let mut b = Aabb {
+            min: Vec2::splat(f32::INFINITY),
+            max: Vec2::splat(f32::NEG_INFINITY),
+        };
+        for &p in local_points {
+            let w = pose.apply_point(p);
+            b.min = b.min.min(w);
+            b.max = b.max.max(w);
+        }
+        b
+    }
+
+    /// Interval overlap on both axes. Boxes that only touch count as overlapping: the
+    /// box test must never reject a pair the exact test could accept.
+    #[inline]
+    pub fn overlaps(&self, other: &Aabb) -> bool {
+        self.min.x <= other.max.x && other.min.x <= self.max.x && self.min.y <= other.max.y && other.min.y <= self.max.y
+    }
+
+    /// The box grown by `margin` on every side.
+    pub fn inflated(&self, margin: f32) -> Aabb {
+        Aabb {
+            min: self.min - Vec2::splat(margin),
+            max: self.max + Vec2::splat(margin),
+        }
+    }
+
+    /// The smallest box holding both.
+    pub fn union(&self, other: &Aabb) -> Aabb {
+        Aabb {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
+    }
+
+    /// Centre point.
+    pub fn center(&self) -> Vec2 {
+        0.5 * (self.min + self.max)
+    }
+
+    /// Half the size on each axis.
+    pub fn half_extents(&self) -> Vec2 {
+        0.5 * (self.max - self.min)
+    }
+}

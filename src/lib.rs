@@ -1,0 +1,15 @@
+//! # Collision Lab — the headless core
+//!
+//! A 2D physics sandbox and a laboratory for collision-detection algorithms. This
+//! library holds everything that does not draw: shapes and their geometry
+//! ([`geometry`]), bounding volumes ([`bounds`]), the three narrow phases ([`narrow`])
+//! and scene files ([`scene`]). The sandbox (`src/app/`) and the command line only call
+//! into it.
+//!
+//! Conventions, everywhere: f32, metres, radians, y-up, counter-clockwise polygons.
+#![warn(missing_docs)]
+
+pub mod bounds;
+pub mod geometry;
+pub mod math;
+pub mod narrow;

@@ -1,0 +1,211 @@
+//! The narrow phase: do two posed shapes overlap, and how do we separate them?
+//!
+//! One entry point, [`collide`], takes two shapes with their poses and the chosen
+//! [`Algorithm`]; every algorithm answers with the same [`Contact`] (seed 003's output:
+//! intersect, minimum translation vector, normal, depth, contact points) and reports
+//! the [`Work`] it did, so the cost model T = Nv·Cv + Np·Cp can be shown.
+//!
+//! - [`Algorithm::NonConvexSat`] — seed 000: SAT on whole polygons, no decomposition,
+//!   with its per-edge test for a non-convex A (`sat_nonconvex.rs`). A heuristic: fast,
+//!   sometimes wrong, and we measure how often.
+//! - [`Algorithm::SatDecomposed`] — SAT (`sat.rs`) between every pair of convex pieces
+//!   whose bounding boxes overlap, combined into one answer (`compound.rs`).
+//! - [`Algorithm::GjkEpa`] — GJK (`gjk.rs`) and EPA (`epa.rs`) on the same piece pairs,
+//!   combined the same way.
+//!
+//! Circles use Voronoi regions (`circle.rs`, seed 003); contact points come from
+//! clipping the incident edge against the reference edge (`clip.rs`). `exact.rs` holds
+//! the exact polygon-overlap oracle the tests and benchmarks measure against.
+//!
+//! Touching is not intersecting: a depth at or below the touching tolerance (a few ulps
+//! of the coordinates, [`NarrowConfig::touch_tolerance`]) gives `intersect: false`, in
+//! all three algorithms alike.
+//!
+//! Pass `Some(&mut trace)` to record every step as data ([`trace`]); with `None` the
+//! algorithms record nothing.
+
+mod circle;
+mod clip;
+mod compound;
+mod contact;
+mod epa;
+pub mod exact;
+mod gjk;
+mod minkowski;
+mod sat;
+mod sat_nonconvex;
+pub mod trace;
+
+pub use contact::{Contact, ContactId, ContactPoint, ContactPoints, Work};
+pub use epa::{epa, EpaOutput};
+pub use gjk::{gjk, GjkInput, GjkOutput, Simplex};
+pub use minkowski::minkowski_difference_hull;
+pub use trace::Trace;
+
+use crate::geometry::Shape;
+use crate::math::{Pose, Vec2};
+use serde::{Deserialize, Serialize};
+
+/// The narrow-phase algorithms the user can pick at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum Algorithm {
+    /// Seed 000: SAT on whole (possibly non-convex) polygons, no decomposition.
+    #[default]
+    NonConvexSat,
+    /// SAT over every pair of convex pieces, culled by bounding boxes.
+    SatDecomposed,
+    /// GJK + EPA over every pair of convex pieces, culled by bounding boxes.
+    GjkEpa,
+}
+
+impl Algorithm {
+    /// All algorithms, in menu order.
+    pub const ALL: [Algorithm; 3] = [Algorithm::NonConvexSat, Algorithm::SatDecomposed, Algorithm::GjkEpa];
+
+    /// The name used in scene files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::NonConvexSat => "NonConvexSat",
+            Algorithm::SatDecomposed => "SatDecomposed",
+            Algorithm::GjkEpa => "GjkEpa",
+        }
+    }
+}
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown algorithm '{s}' (expected NonConvexSat, SatDecomposed or GjkEpa)"))
+    }
+}
+
+/// Whether shapes that only touch count as intersecting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum TouchingPolicy {
+    /// Depth at or below the tolerance is "not intersecting" (the default, in every
+    /// algorithm alike).
+    #[default]
+    Separated,
+    /// Depth at or above minus the tolerance is "intersecting" (lessons show the
+    /// difference).
+    Intersecting,
+}
+
+/// Tuning for the narrow phase. The defaults suit shapes from millimetres to hundreds of
+/// metres; lessons expose every field as a knob.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NarrowConfig {
+    /// Depths within `touch_tolerance × scale` of zero count as touching, where scale is
+    /// the larger shape's size plus its distance from the origin. 8 ulps of f32 keeps
+    /// exactly touching shapes touching in all three algorithms after the rounding of
+    /// a pose; much larger and real shallow contacts would be missed.
+    pub touch_tolerance: f32,
+    /// What touching counts as.
+    pub touching: TouchingPolicy,
+    /// GJK stops after this many iterations (a polygon pair needs far fewer; the cap only
+    /// guards against cycling on rounding).
+    pub gjk_max_iterations: u32,
+    /// GJK stops when a new support point improves the distance bound by less than this
+    /// fraction of the scale.
+    pub gjk_epsilon: f32,
+    /// EPA stops after this many iterations.
+    pub epa_max_iterations: u32,
+    /// EPA stops when the support point lies less than this fraction of the scale beyond
+    /// the closest edge.
+    pub epa_epsilon: f32,
+    /// GJK's first search direction (world frame); `None` uses the centre-to-centre
+    /// direction.
+    pub gjk_initial_direction: Option<Vec2>,
+}
+
+impl Default for NarrowConfig {
+    fn default() -> Self {
+        NarrowConfig {
+            touch_tolerance: 8.0 * f32::EPSILON,
+            touching: TouchingPolicy::Separated,
+            gjk_max_iterations: 64,
+            gjk_epsilon: 1e-6,
+            epa_max_iterations: 64,
+            epa_epsilon: 1e-6,
+            gjk_initial_direction: None,
+        }
+    }
+}
+
+impl NarrowConfig {
+    /// Whether a signed `depth` (positive: overlap) is an intersection at `scale`.
+    #[inline]
+    pub fn is_penetrating(&self, depth: f32, scale: f32) -> bool {
+        let tol = self.touch_tolerance * scale;
+        match self.touching {
+            TouchingPolicy::Separated => depth > tol,
+            TouchingPolicy::Intersecting => depth >= -tol,
+        }
+    }
+}
+
+/// A penetration (or separation) of two convex pieces along one normal: the answer of a
+/// piece-pair test before the pieces are combined.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PairPenetration {
+    /// Unit normal from A towards B, world frame.
+    pub normal: Vec2,
+    /// Positive: penetration depth along `normal`. Negative or zero: separated (for GJK,
+    /// minus the distance; for SAT, the largest gap found).
+    pub depth: f32,
+}
+
+/// The scale tolerances are measured against: the shapes' sizes plus how far from the
+/// origin they sit (f32 rounding grows with the coordinates' magnitude).
+pub(crate) fn query_scale(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> f32 {
+    a.size().max(b.size())
+        + pose_a
+            .translation
+            .abs()
+            .max_element()
+            .max(pose_b.translation.abs().max_element())
+}
+
+/// Tests shapes `a` and `b`, placed in the world by `pose_a` and `pose_b`, with
+/// `algorithm`. The MTV in the answer moves A out of B; the normal points from A towards
+/// B. Pass `Some(&mut trace)` to record the steps.
+pub fn collide(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    algorithm: Algorithm,
+    config: &NarrowConfig,
+    mut trace: Option<&mut Trace>,
+) -> Contact {
+    trace::record(&mut trace, || trace::TraceStep::Begin {
+        algorithm,
+        pieces_a: a.piece_count(),
+        pieces_b: b.piece_count(),
+    });
+    let contact = match algorithm {
+        Algorithm::NonConvexSat => sat_nonconvex::collide_nonconvex_sat(a, pose_a, b, pose_b, config, &mut trace),
+        Algorithm::SatDecomposed => {
+            compound::collide_compound(a, pose_a, b, pose_b, compound::PairTest::Sat, config, &mut trace)
+        }
+        Algorithm::GjkEpa => {
+            compound::collide_compound(a, pose_a, b, pose_b, compound::PairTest::GjkEpa, config, &mut trace)
+        }
+    };
+    trace::record(&mut trace, || trace::TraceStep::Result {
+        intersect: contact.intersect,
+        normal: contact.normal,
+        depth: contact.depth,
+        points: contact.points.as_slice().iter().map(|p| p.point).collect(),
+    });
+    contact
+}
