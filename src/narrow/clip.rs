@@ -1,1 +1,200 @@
-//! TODO
+//! Contact points by clipping the incident edge against the reference edge.
+//!
+//! The classic two-point manifold (Catto, "Contact Manifolds", GDC 2007; the same scheme
+//! as dyn4j's and Box2D's polygon manifolds): of the two shapes, the *reference* edge is
+//! the one whose normal is most parallel to the contact normal; the *incident* edge is
+//! the other shape's edge most anti-parallel to it. The incident edge is clipped to the
+//! slab between the reference edge's two side planes, and the clipped points that lie
+//! below the reference face are the contact points. A stack of boxes needs both points:
+//! one point per pair would let every box rock on its corner.
+//!
+//! Candidates are the two edges beside each shape's support vertex along the normal, so
+//! the same code serves convex pieces, segments and whole non-convex outlines (for those
+//! the support vertex is on the convex hull, which is what seed 000's whole-polygon
+//! answer refers to).
+
+use super::contact::{ContactId, ContactPoint, ContactPoints};
+use super::trace::{record, ClipStep, Owner, Trace, TraceStep};
+use crate::geometry::ConvexView;
+use crate::math::{Pose, Vec2};
+
+/// Of the (up to) two edges beside the support vertex along `local_direction`, the one
+/// whose outward normal is most aligned with it: (edge index, alignment).
+fn best_edge(view: &ConvexView, local_direction: Vec2) -> (usize, f32) {
+    let n = view.vertices.len();
+    let i = view.support_index(local_direction);
+    let prev = (i + n - 1) % n;
+    let d_next = view.normals[i].dot(local_direction);
+    let d_prev = view.normals[prev].dot(local_direction);
+    // Ties go to the edge leaving the support vertex, so the choice is deterministic.
+    if d_prev > d_next {
+        (prev, d_prev)
+    } else {
+        (i, d_next)
+    }
+}
+
+/// Contact points of two shapes that penetrate by `depth` along `world_normal` (unit,
+/// from A towards B). Circles (one vertex and a radius) give their deepest point;
+/// polygons and segments are clipped.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn contact_points(
+    a: &ConvexView,
+    pose_a: &Pose,
+    b: &ConvexView,
+    pose_b: &Pose,
+    world_normal: Vec2,
+    depth: f32,
+    pieces: (usize, usize),
+    trace: &mut Option<&mut Trace>,
+) -> ContactPoints {
+    let mut points = ContactPoints::EMPTY;
+    let id = ContactId::new(pieces.0, pieces.1, false, 0, 0);
+    if b.radius > 0.0 || b.normals.is_empty() {
+        // B's deepest point into A is its support point along −normal; the contact point
+        // sits halfway to A's surface.
+        let local = pose_b.apply_inv_vector(-world_normal);
+        let deepest = pose_b.apply_point(b.vertices[b.support_index(local)]) - world_normal * b.radius;
+        points.push(ContactPoint { point: deepest + world_normal * (0.5 * depth), depth, id });
+        return points;
+    }
+    if a.radius > 0.0 || a.normals.is_empty() {
+        let local = pose_a.apply_inv_vector(world_normal);
+        let deepest = pose_a.apply_point(a.vertices[a.support_index(local)]) + world_normal * a.radius;
+        points.push(ContactPoint { point: deepest - world_normal * (0.5 * depth), depth, id });
+        return points;
+    }
+
+    let (edge_a, align_a) = best_edge(a, pose_a.apply_inv_vector(world_normal));
+    let (edge_b, align_b) = best_edge(b, pose_b.apply_inv_vector(-world_normal));
+    // Prefer A as the reference unless B's edge is clearly better aligned; the small
+    // bias stops the reference from flipping between frames when both are nearly equal
+    // (the "feature flip-flop" that makes stacks jitter).
+    let reference_on_b = align_b > align_a + 1e-3;
+    let (ref_view, ref_pose, ref_edge, inc_view, inc_pose, inc_edge) = if reference_on_b {
+        (b, pose_b, edge_b, a, pose_a, edge_a)
+    } else {
+        (a, pose_a, edge_a, b, pose_b, edge_b)
+    };
+    let rn = ref_view.vertices.len();
+    let r0 = ref_pose.apply_point(ref_view.vertices[ref_edge]);
+    let r1 = ref_pose.apply_point(ref_view.vertices[(ref_edge + 1) % rn]);
+    let ref_normal = ref_pose.apply_vector(ref_view.normals[ref_edge]);
+    let inn = inc_view.vertices.len();
+    let inc_ids = [inc_edge, (inc_edge + 1) % inn];
+    let i0 = inc_pose.apply_point(inc_view.vertices[inc_ids[0]]);
+    let i1 = inc_pose.apply_point(inc_view.vertices[inc_ids[1]]);
+
+    // Clip the incident segment to the slab lo <= p·t <= hi between the side planes.
+    let tangent = (r1 - r0).normalize_or_zero();
+    let (lo, hi) = (r0.dot(tangent), r1.dot(tangent));
+    let mut clipped = [(i0, inc_ids[0]), (i1, inc_ids[1])];
+    let mut count = 2;
+    for (plane, sign) in [(lo, 1.0f32), (hi, -1.0f32)] {
+        if count < 2 {
+            break;
+        }
+        let d0 = sign * (clipped[0].0.dot(tangent) - plane);
+        let d1 = sign * (clipped[1].0.dot(tangent) - plane);
+        if d0 < 0.0 && d1 < 0.0 {
+            count = 0;
+        } else if d0 < 0.0 || d1 < 0.0 {
+            // One end is outside: move it to where the segment crosses the plane.
+            let t = d0 / (d0 - d1);
+            let p = clipped[0].0 + (clipped[1].0 - clipped[0].0) * t;
+            if d0 < 0.0 {
+                clipped[0].0 = p;
+            } else {
+                clipped[1].0 = p;
+            }
+        }
+    }
+
+    let face = r0.dot(ref_normal);
+    // Points a hair above the face still count: the depth itself was computed with the
+    // same rounding, and dropping both points of a resting contact would be worse.
+    let slop = 1e-4 * depth.abs().max((r1 - r0).length() * 1e-3);
+    for &(p, vertex) in clipped.iter().take(count) {
+        let separation = p.dot(ref_normal) - face;
+        if separation <= slop {
+            let point_depth = -separation;
+            points.push(ContactPoint {
+                point: p + ref_normal * (0.5 * point_depth),
+                depth: point_depth,
+                id: ContactId::new(pieces.0, pieces.1, reference_on_b, ref_edge, vertex),
+            });
+        }
+    }
+    if points.is_empty() {
+        // Clipping found nothing below the face (a grazing or non-convex configuration):
+        // fall back to the incident shape's deepest vertex.
+        let (p, vertex) = if (i0 - r0).dot(ref_normal) < (i1 - r0).dot(ref_normal) {
+            (i0, inc_ids[0])
+        } else {
+            (i1, inc_ids[1])
+        };
+        points.push(ContactPoint {
+            point: p + ref_normal * (0.5 * depth),
+            depth,
+            id: ContactId::new(pieces.0, pieces.1, reference_on_b, ref_edge, vertex),
+        });
+    }
+    record(trace, || {
+        TraceStep::Clip(ClipStep {
+            reference: if reference_on_b { Owner::B } else { Owner::A },
+            reference_edge: (r0, r1),
+            incident_edge: (i0, i1),
+            clipped: clipped.iter().take(count).map(|c| c.0).collect(),
+            kept: points.as_slice().iter().map(|c| (c.point, c.depth)).collect(),
+        })
+    });
+    points
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Polygon, Shape};
+
+    fn rect(w: f32, h: f32) -> Shape {
+        Shape::Polygon(
+            Polygon::new(&[
+                Vec2::new(-w / 2.0, -h / 2.0),
+                Vec2::new(w / 2.0, -h / 2.0),
+                Vec2::new(w / 2.0, h / 2.0),
+                Vec2::new(-w / 2.0, h / 2.0),
+            ])
+            .unwrap(),
+        )
+    }
+
+    //      +---+        box B (1x1) resting 0.1 deep on
+    //  +---|---|---+    ground A (4x1)
+    //  |   +---+   |
+    //  +-----------+
+    #[test]
+    fn box_on_ground_gets_two_points_at_its_corners() {
+        let ground = rect(4.0, 1.0);
+        let bx = rect(1.0, 1.0);
+        let pose_b = Pose::new(Vec2::new(0.0, 0.9), 0.0);
+        let pts = contact_points(&ground.piece(0), &Pose::IDENTITY, &bx.piece(0), &pose_b, Vec2::Y, 0.1, (0, 0), &mut None);
+        assert_eq!(pts.len(), 2);
+        for p in pts.as_slice() {
+            assert!((p.depth - 0.1).abs() < 1e-5);
+            assert!((p.point.y - 0.45).abs() < 1e-5);
+            assert!((p.point.x.abs() - 0.5).abs() < 1e-5);
+        }
+        assert_ne!(pts.as_slice()[0].id, pts.as_slice()[1].id);
+    }
+
+    #[test]
+    fn tilted_box_corner_gives_one_point() {
+        let ground = rect(4.0, 1.0);
+        let bx = rect(1.0, 1.0);
+        let half_diag = 0.5 * 2f32.sqrt();
+        let pose_b = Pose::new(Vec2::new(0.0, 0.5 + half_diag - 0.05), std::f32::consts::FRAC_PI_4);
+        let pts = contact_points(&ground.piece(0), &Pose::IDENTITY, &bx.piece(0), &pose_b, Vec2::Y, 0.05, (0, 0), &mut None);
+        assert_eq!(pts.len(), 1);
+        assert!(pts.as_slice()[0].point.x.abs() < 1e-4);
+    }
+}

@@ -1,9 +1,34 @@
-//! Combining convex piece pairs into one answer. (in progress)
-use super::contact::Contact;
-use super::trace::Trace;
-use super::NarrowConfig;
-use crate::geometry::Shape;
-use crate::math::Pose;
+//! Shapes as sets of convex pieces: test every pair of pieces whose bounding boxes
+//! overlap, then combine the pair answers into one answer for the two bodies.
+//!
+//! ## Why combining needs care
+//! Each overlapping piece pair proposes a normal and a depth, but pushing A out of one
+//! piece of B can push it into another piece of B, so no single pair's MTV is safe for
+//! the whole bodies. What is exact is this: A − B is the union of the pieces' Minkowski
+//! differences M_ij = A_i − B_j, and translating A by t clears B exactly when −t lies
+//! outside that union. So for a candidate normal n (from A towards B) the translation
+//! along it that clears *every* piece pair is the first point where the ray s·n, s ≥ 0,
+//! leaves the union — found by intersecting the ray with each convex M_ij (an interval
+//! [s_in, s_out] each) and sweeping the intervals from s = 0. We try every overlapping
+//! pair's own normal as a candidate and keep the one that needs the least translation.
+//! The answer always separates the bodies; it is the true minimum translation whenever
+//! the true MTV is one of the pairs' normals (always for convex bodies, usually
+//! otherwise — the exact minimum lives in `exact.rs` and the tests compare).
+//!
+//! Pieces whose M_ij cannot meet the ray are culled by a ray–box test on M_ij's box
+//! (box of A_i minus box of B_j).
+
+use super::circle::{penetration_circle_circle, penetration_outline_circle};
+use super::clip::contact_points;
+use super::contact::{Contact, ContactPoint, ContactPoints, Work};
+use super::gjk::{penetration_gjk_epa, GjkInput};
+use super::minkowski::minkowski_difference_hull;
+use super::sat::penetration_sat;
+use super::trace::{record, CombineStep, Trace, TraceStep};
+use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
+use crate::bounds::Aabb;
+use crate::geometry::{ConvexView, Shape};
+use crate::math::{right_perp, Pose, Vec2};
 
 /// Which exact test runs on each convex piece pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,14 +39,336 @@ pub(crate) enum PairTest {
     GjkEpa,
 }
 
+/// World box of a convex piece, radius included.
+fn piece_aabb(view: &ConvexView, pose: &Pose) -> Aabb {
+    Aabb::from_points_posed(view.vertices, pose).inflated(view.radius)
+}
+
+/// The exact test on one pair of convex pieces.
+#[allow(clippy::too_many_arguments)]
+fn test_pair(
+    test: PairTest,
+    a: &ConvexView,
+    pose_a: &Pose,
+    b: &ConvexView,
+    pose_b: &Pose,
+    pieces: (usize, usize),
+    scale: f32,
+    config: &NarrowConfig,
+    work: &mut Work,
+    trace: &mut Option<&mut Trace>,
+) -> PairPenetration {
+    match test {
+        PairTest::GjkEpa => {
+            let input = GjkInput { a: *a, pose_a: *pose_a, b: *b, pose_b: *pose_b };
+            penetration_gjk_epa(&input, config, work, trace)
+        }
+        PairTest::Sat => {
+            let (circle_a, circle_b) = (a.normals.is_empty(), b.normals.is_empty());
+            match (circle_a, circle_b) {
+                (true, true) => penetration_circle_circle(a.radius, pose_a, b.radius, pose_b),
+                (false, true) => penetration_outline_circle(a, pose_a, b.radius, pose_b, pieces.0, trace),
+                (true, false) => {
+                    let p = penetration_outline_circle(b, pose_b, a.radius, pose_a, pieces.1, trace);
+                    PairPenetration { normal: -p.normal, depth: p.depth }
+                }
+                (false, false) => {
+                    penetration_sat(a, pose_a, b, pose_b, pieces, config.separating_gap(scale), work, trace)
+                }
+            }
+        }
+    }
+}
+
+/// SatDecomposed and GjkEpa: every convex piece pair, culled by boxes, then combined.
 pub(crate) fn collide_compound(
-    _a: &Shape,
-    _pose_a: &Pose,
-    _b: &Shape,
-    _pose_b: &Pose,
-    _test: PairTest,
-    _config: &NarrowConfig,
-    _trace: &mut Option<&mut Trace>,
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    test: PairTest,
+    config: &NarrowConfig,
+    trace: &mut Option<&mut Trace>,
 ) -> Contact {
-    unimplemented!()
+    let scale = query_scale(a, pose_a, b, pose_b);
+    let mut work = Work::default();
+    let (na, nb) = (a.piece_count(), b.piece_count());
+    let boxes_a: Vec<Aabb> = (0..na).map(|i| piece_aabb(&a.piece(i), pose_a)).collect();
+    let boxes_b: Vec<Aabb> = (0..nb).map(|j| piece_aabb(&b.piece(j), pose_b)).collect();
+    let mut hits: Vec<(usize, usize, PairPenetration)> = Vec::new();
+    for (i, box_a) in boxes_a.iter().enumerate() {
+        for (j, box_b) in boxes_b.iter().enumerate() {
+            work.bv_tests += 1;
+            let overlap = box_a.overlaps(box_b);
+            record(trace, || TraceStep::BoundsTest { piece_a: i, piece_b: j, overlap });
+            if !overlap {
+                continue;
+            }
+            work.piece_pairs_tested += 1;
+            work.primitive_tests += 1;
+            record(trace, || TraceStep::PiecePair { piece_a: i, piece_b: j });
+            let (va, vb) = (a.piece(i), b.piece(j));
+            let pen = test_pair(test, &va, pose_a, &vb, pose_b, (i, j), scale, config, &mut work, trace);
+            if config.is_penetrating(pen.depth, scale) {
+                hits.push((i, j, pen));
+            }
+        }
+    }
+    match hits.as_slice() {
+        [] => Contact::separated(work),
+        // Two convex bodies: the pair's answer is exact.
+        [(i, j, pen)] if na == 1 && nb == 1 => {
+            contact_from_pair(&a.piece(*i), pose_a, &b.piece(*j), pose_b, *pen, (*i, *j), work, trace)
+        }
+        _ => combine(a, pose_a, b, pose_b, &boxes_a, &boxes_b, &hits, scale, config, work, trace),
+    }
+}
+
+/// One piece pair's stretch of a candidate ray inside its Minkowski difference.
+#[derive(Clone, Copy, Debug)]
+struct RayInterval {
+    s_in: f32,
+    s_out: f32,
+    piece_a: usize,
+    piece_b: usize,
+}
+
+/// Chooses the candidate normal that clears every piece pair with the least translation
+/// (see the module docs), then gathers contact points along it.
+#[allow(clippy::too_many_arguments)]
+fn combine(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    boxes_a: &[Aabb],
+    boxes_b: &[Aabb],
+    hits: &[(usize, usize, PairPenetration)],
+    scale: f32,
+    config: &NarrowConfig,
+    work: Work,
+    trace: &mut Option<&mut Trace>,
+) -> Contact {
+    let (na, nb) = (boxes_a.len(), boxes_b.len());
+    let tol = config.touch_tolerance * scale;
+    // Minkowski differences are built on first use and kept for the other candidates.
+    let mut hulls: Vec<Option<Vec<Vec2>>> = vec![None; na * nb];
+    let mut intervals: Vec<RayInterval> = Vec::new();
+    let mut best: Option<(Vec2, f32, Vec<RayInterval>)> = None;
+    for &(hi, hj, pen) in hits {
+        let n = pen.normal;
+        intervals.clear();
+        for i in 0..na {
+            for j in 0..nb {
+                // Box of A_i − B_j: [min_a − max_b, max_a − min_b].
+                let m_box = Aabb::new(boxes_a[i].min - boxes_b[j].max, boxes_a[i].max - boxes_b[j].min);
+                if !ray_hits_aabb(n, &m_box) {
+                    continue;
+                }
+                let (va, vb) = (a.piece(i), b.piece(j));
+                let hull = hulls[i * nb + j].get_or_insert_with(|| minkowski_difference_hull(va, pose_a, vb, pose_b));
+                if let Some((s_in, s_out)) = ray_interval(hull, va.radius + vb.radius, n) {
+                    intervals.push(RayInterval { s_in, s_out, piece_a: i, piece_b: j });
+                }
+            }
+        }
+        let depth = first_exit(&mut intervals, tol);
+        let is_best = best.as_ref().is_none_or(|(_, d, _)| depth < *d);
+        record(trace, || {
+            TraceStep::Combine(CombineStep {
+                from_piece_a: hi,
+                from_piece_b: hj,
+                normal: n,
+                pair_depth: pen.depth,
+                depth,
+                best: is_best,
+            })
+        });
+        if is_best {
+            best = Some((n, depth, intervals.clone()));
+        }
+    }
+    let Some((normal, depth, best_intervals)) = best else {
+        return Contact::separated(work);
+    };
+    // Contact points: clip every piece pair the chosen ray starts inside, each with its
+    // own depth along the chosen normal, and keep the deepest point and the point
+    // farthest from it (a two-point manifold spans the contact).
+    let mut candidates: Vec<ContactPoint> = Vec::new();
+    for iv in best_intervals.iter().filter(|iv| iv.s_in < -tol && iv.s_out > tol) {
+        let (va, vb) = (a.piece(iv.piece_a), b.piece(iv.piece_b));
+        let pts = contact_points(&va, pose_a, &vb, pose_b, normal, iv.s_out, (iv.piece_a, iv.piece_b), trace);
+        candidates.extend_from_slice(pts.as_slice());
+    }
+    let points = reduce_to_two(&candidates);
+    Contact::penetrating(normal, depth, points, work)
+}
+
+/// The deepest point, and the point farthest from it.
+fn reduce_to_two(candidates: &[ContactPoint]) -> ContactPoints {
+    let mut out = ContactPoints::EMPTY;
+    let Some(first) = candidates.iter().copied().reduce(|p, q| if q.depth > p.depth { q } else { p }) else {
+        return out;
+    };
+    out.push(first);
+    let second = candidates
+        .iter()
+        .copied()
+        .map(|p| ((p.point - first.point).length_squared(), p))
+        .filter(|(d2, _)| *d2 > 1e-12)
+        .reduce(|x, y| if y.0 > x.0 { y } else { x });
+    if let Some((_, p)) = second {
+        out.push(p);
+    }
+    out
+}
+
+/// Sweeps intervals sorted by entry from s = 0: the first s not strictly inside any of
+/// them. Intervals that merely touch (within `tol`) let the sweep stop there: touching is
+/// not overlapping.
+fn first_exit(intervals: &mut [RayInterval], tol: f32) -> f32 {
+    intervals.sort_by(|x, y| x.s_in.total_cmp(&y.s_in));
+    let mut s = 0.0f32;
+    for iv in intervals.iter() {
+        if iv.s_out <= s + tol {
+            continue;
+        }
+        if iv.s_in >= s - tol {
+            break;
+        }
+        s = iv.s_out;
+    }
+    s
+}
+
+/// Does the ray s·dir, s ≥ 0, from the origin meet the box? (slab test)
+fn ray_hits_aabb(dir: Vec2, b: &Aabb) -> bool {
+    let mut t_lo = 0.0f32;
+    let mut t_hi = f32::INFINITY;
+    for (d, lo, hi) in [(dir.x, b.min.x, b.max.x), (dir.y, b.min.y, b.max.y)] {
+        if d.abs() < 1e-12 {
+            if lo > 0.0 || hi < 0.0 {
+                return false;
+            }
+        } else {
+            let (t0, t1) = (lo / d, hi / d);
+            let (t0, t1) = if t0 < t1 { (t0, t1) } else { (t1, t0) };
+            t_lo = t_lo.max(t0);
+            t_hi = t_hi.min(t1);
+            if t_lo > t_hi {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Clips the line s·dir against half-planes `n·p <= d` (Cyrus–Beck). `None` if empty.
+fn clip_line(dir: Vec2, half_planes: impl Iterator<Item = (Vec2, f32)>) -> Option<(f32, f32)> {
+    let mut s_in = f32::NEG_INFINITY;
+    let mut s_out = f32::INFINITY;
+    for (n, d) in half_planes {
+        let denom = n.dot(dir);
+        if denom.abs() < 1e-12 {
+            if d < 0.0 {
+                return None;
+            }
+        } else if denom > 0.0 {
+            s_out = s_out.min(d / denom);
+        } else {
+            s_in = s_in.max(d / denom);
+        }
+    }
+    (s_in <= s_out).then_some((s_in, s_out))
+}
+
+/// The stretch of the line s·dir inside the convex polygon `hull` (counter-clockwise)
+/// grown by `radius`. The grown shape is the union of the hull, a rectangle on the
+/// outside of each edge and a disc at each vertex; their union is convex, so the line's
+/// stretch is from the earliest entry to the latest exit over the parts it meets.
+fn ray_interval(hull: &[Vec2], radius: f32, dir: Vec2) -> Option<(f32, f32)> {
+    let n = hull.len();
+    let mut acc: Option<(f32, f32)> = None;
+    let mut add = |iv: Option<(f32, f32)>| {
+        if let Some((i0, i1)) = iv {
+            acc = Some(acc.map_or((i0, i1), |(a0, a1)| (a0.min(i0), a1.max(i1))));
+        }
+    };
+    if n >= 3 {
+        add(clip_line(
+            dir,
+            (0..n).map(|i| {
+                let normal = right_perp(hull[(i + 1) % n] - hull[i]).normalize_or_zero();
+                (normal, normal.dot(hull[i]))
+            }),
+        ));
+    }
+    if radius > 0.0 {
+        // A two-vertex hull is a segment: its rectangles lie on both sides.
+        let edges: Vec<(Vec2, Vec2)> = match n {
+            0 | 1 => Vec::new(),
+            2 => vec![(hull[0], hull[1]), (hull[1], hull[0])],
+            _ => (0..n).map(|i| (hull[i], hull[(i + 1) % n])).collect(),
+        };
+        for (v0, v1) in edges {
+            let t = (v1 - v0).normalize_or_zero();
+            let normal = right_perp(t);
+            add(clip_line(
+                dir,
+                [
+                    (normal, normal.dot(v0) + radius),
+                    (-normal, -normal.dot(v0)),
+                    (-t, -t.dot(v0)),
+                    (t, t.dot(v1)),
+                ]
+                .into_iter(),
+            ));
+        }
+        for &v in hull {
+            // |s·dir − v|² <= r², dir unit.
+            let b = dir.dot(v);
+            let disc = b * b - v.length_squared() + radius * radius;
+            if disc >= 0.0 {
+                let root = disc.sqrt();
+                add(Some((b - root, b + root)));
+            }
+        }
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_exit_chains_overlapping_intervals() {
+        let iv = |s_in, s_out| RayInterval { s_in, s_out, piece_a: 0, piece_b: 0 };
+        let mut ivs = [iv(-1.0, 0.5), iv(0.2, 1.5), iv(2.0, 3.0)];
+        assert_eq!(first_exit(&mut ivs, 1e-6), 1.5);
+        // An interval that starts exactly where the sweep stands only touches.
+        let mut ivs = [iv(-1.0, 0.5), iv(0.5, 1.5)];
+        assert_eq!(first_exit(&mut ivs, 1e-6), 0.5);
+    }
+
+    #[test]
+    fn ray_interval_of_a_square_and_a_rounded_square() {
+        let sq = [Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0)];
+        assert_eq!(ray_interval(&sq, 0.0, Vec2::X), Some((-1.0, 1.0)));
+        let (s0, s1) = ray_interval(&sq, 0.5, Vec2::X).unwrap();
+        assert!((s0 + 1.5).abs() < 1e-6 && (s1 - 1.5).abs() < 1e-6);
+        // Along the diagonal the rounded corner is hit: exit at √2 + 0.5.
+        let d = Vec2::new(1.0, 1.0).normalize();
+        let (_, s1) = ray_interval(&sq, 0.5, d).unwrap();
+        assert!((s1 - (2f32.sqrt() + 0.5)).abs() < 1e-5);
+    }
+
+    #[test]
+    fn ray_interval_of_a_disc_and_a_capsule() {
+        let (s0, s1) = ray_interval(&[Vec2::new(1.0, 0.0)], 0.5, Vec2::X).unwrap();
+        assert!((s0 - 0.5).abs() < 1e-6 && (s1 - 1.5).abs() < 1e-6);
+        let seg = [Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0)];
+        let (s0, s1) = ray_interval(&seg, 0.25, Vec2::Y).unwrap();
+        assert!((s0 + 0.25).abs() < 1e-6 && (s1 - 0.25).abs() < 1e-6);
+    }
 }

@@ -142,6 +142,16 @@ impl Default for NarrowConfig {
 }
 
 impl NarrowConfig {
+    /// The SAT gap above which an axis separates (the negated touching threshold).
+    #[inline]
+    pub fn separating_gap(&self, scale: f32) -> f32 {
+        let tol = self.touch_tolerance * scale;
+        match self.touching {
+            TouchingPolicy::Separated => -tol,
+            TouchingPolicy::Intersecting => tol,
+        }
+    }
+
     /// Whether a signed `depth` (positive: overlap) is an intersection at `scale`.
     #[inline]
     pub fn is_penetrating(&self, depth: f32, scale: f32) -> bool {
@@ -208,4 +218,21 @@ pub fn collide(
         points: contact.points.as_slice().iter().map(|p| p.point).collect(),
     });
     contact
+}
+
+/// The contact of a single shape (or piece) pair whose penetration is known: contact
+/// points by clipping (or a circle's deepest point).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn contact_from_pair(
+    a: &crate::geometry::ConvexView,
+    pose_a: &Pose,
+    b: &crate::geometry::ConvexView,
+    pose_b: &Pose,
+    pen: PairPenetration,
+    pieces: (usize, usize),
+    work: Work,
+    trace: &mut Option<&mut Trace>,
+) -> Contact {
+    let points = clip::contact_points(a, pose_a, b, pose_b, pen.normal, pen.depth, pieces, trace);
+    Contact::penetrating(pen.normal, pen.depth, points, work)
 }

@@ -1,17 +1,212 @@
-//! Seed 000 (in progress)
-use super::contact::Contact;
-use super::trace::Trace;
-use super::NarrowConfig;
-use crate::geometry::Shape;
-use crate::math::Pose;
+//! Seed 000: the separating axis test on whole, possibly non-convex polygons, without
+//! convex decomposition (Fayzrakhmanov et al.).
+//!
+//! The paper's steps, for polygons PA and PB (what each line of code below implements is
+//! marked with its step number):
+//!
+//! ```text
+//! 1  E[i] = p[i+1] − p[i] for both polygons          (edges, wrapping around)
+//! 2  m = edges of PA + edges of PB; k = 1
+//! 3  axis A = normalise(−E[k].y, E[k].x)
+//! 4  project both polygons on A: [minA, maxA], [minB, maxB]
+//! 5  I = minB − maxA if minA < minB else minA − maxB  (gap)
+//! 6  I > 0: the axis separates them — no collision, stop
+//! 7  if E[k] is PA's and PA is non-convex: project the edge itself (one value e);
+//!    if PB lies wholly on one side of e, the edge does not touch PB: next edge.
+//!    If that holds for every edge of PA, the polygons do not intersect: stop.
+//! 8  if the overlap −I beats the best so far: D = −I, V = A
+//! 9  after all m axes the separating translation is V·D
+//! 10 C = centre(PA) − centre(PB); if C·V < 0 flip V
+//! 11 move PA by V
+//! ```
+//!
+//! It is a heuristic. Plain SAT is exact only for convex shapes: two non-convex polygons
+//! can overlap on every edge axis without touching (a false positive), and the least
+//! overlap among edge axes can be far from the true penetration depth, and step 10's
+//! centre-to-centre sign can point the wrong way. We implement it faithfully and measure
+//! those disagreements (tests/nonconvex_rates.rs); lessons show them.
+//!
+//! Touching counts as not intersecting: step 6 stops on a gap above minus the touching
+//! tolerance, and step 7 treats B resting exactly on the edge's line as one side.
+//!
+//! Circles have no edges; with a circle involved the whole-outline Voronoi test of
+//! `circle.rs` (seed 003) answers instead.
 
+use super::circle::{penetration_circle_circle, penetration_outline_circle};
+use super::contact::{Contact, Work};
+use super::sat::{interval_gap, project_interval};
+use super::trace::{record, AxisSource, EdgeTestStep, Owner, SatAxisStep, Trace, TraceStep};
+use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
+use crate::geometry::{mass::polygon_centroid, ConvexView, Shape};
+use crate::math::{Pose, Vec2};
+
+/// Seed 000's algorithm (circles by Voronoi regions). See the module docs.
 pub(crate) fn collide_nonconvex_sat(
-    _a: &Shape,
-    _pose_a: &Pose,
-    _b: &Shape,
-    _pose_b: &Pose,
-    _config: &NarrowConfig,
-    _trace: &mut Option<&mut Trace>,
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    config: &NarrowConfig,
+    trace: &mut Option<&mut Trace>,
 ) -> Contact {
-    unimplemented!()
+    let scale = query_scale(a, pose_a, b, pose_b);
+    let mut work = Work { primitive_tests: 1, ..Work::default() };
+    let (va, vb) = (a.whole(), b.whole());
+    let pen = match (a, b) {
+        (Shape::Circle(ca), Shape::Circle(cb)) => {
+            Some(penetration_circle_circle(ca.radius(), pose_a, cb.radius(), pose_b))
+        }
+        (_, Shape::Circle(cb)) => Some(penetration_outline_circle(&va, pose_a, cb.radius(), pose_b, 0, trace)),
+        (Shape::Circle(ca), _) => {
+            let p = penetration_outline_circle(&vb, pose_b, ca.radius(), pose_a, 0, trace);
+            Some(PairPenetration { normal: -p.normal, depth: p.depth })
+        }
+        _ => {
+            let a_nonconvex = matches!(a, Shape::Polygon(p) if !p.is_convex());
+            seed000(&va, pose_a, a_nonconvex, &vb, pose_b, scale, config, &mut work, trace)
+        }
+    };
+    match pen {
+        Some(pen) if config.is_penetrating(pen.depth, scale) => {
+            contact_from_pair(&va, pose_a, &vb, pose_b, pen, (0, 0), work, trace)
+        }
+        _ => Contact::separated(work),
+    }
+}
+
+/// Centre of an outline for step 10: the area centroid of a polygon, the midpoint of a
+/// segment. The paper says only "centre"; the centroid is the natural choice for a body
+/// and does not depend on how densely the outline is sampled, unlike the vertex mean.
+fn outline_center(view: &ConvexView) -> Vec2 {
+    if view.vertices.len() >= 3 {
+        polygon_centroid(view.vertices)
+    } else {
+        view.vertices.iter().copied().sum::<Vec2>() / view.vertices.len() as f32
+    }
+}
+
+/// Steps 1–10 on two outlines. `None` when an axis separates them or step 7 finds that
+/// no edge of non-convex A touches B.
+#[allow(clippy::too_many_arguments)]
+fn seed000(
+    a: &ConvexView,
+    pose_a: &Pose,
+    a_nonconvex: bool,
+    b: &ConvexView,
+    pose_b: &Pose,
+    scale: f32,
+    config: &NarrowConfig,
+    work: &mut Work,
+    trace: &mut Option<&mut Trace>,
+) -> Option<PairPenetration> {
+    // Everything in A's frame; B is projected by turning each axis into B's frame (seed
+    // 002's reuse of the relative transform).
+    let xf_ab = pose_a.inv_mul(pose_b);
+    let touch = config.touch_tolerance * scale;
+    let (na, nb) = (a.vertices.len(), b.vertices.len());
+    // A segment is a polygon of two vertices whose two edges are the same line; one of
+    // them is enough (the other gives the same axis).
+    let edges_a = if na == 2 { 1 } else { na };
+    let edges_b = if nb == 2 { 1 } else { nb };
+    let m = edges_a + edges_b; // step 2
+    let mut best_overlap = f32::INFINITY; // D
+    let mut best_axis = Vec2::ZERO; // V, A's frame
+    let mut a_edges_touching = 0;
+    for k in 0..m {
+        // Step 1: the edge, in A's frame.
+        let (owner, edge, local_edge, local_start) = if k < edges_a {
+            let p0 = a.vertices[k];
+            (Owner::A, k, a.vertices[(k + 1) % na] - p0, p0)
+        } else {
+            let j = k - edges_a;
+            let p0 = xf_ab.apply_point(b.vertices[j]);
+            (Owner::B, j, xf_ab.apply_point(b.vertices[(j + 1) % nb]) - p0, p0)
+        };
+        // Step 3.
+        let local_axis = Vec2::new(-local_edge.y, local_edge.x).normalize_or_zero();
+        if local_axis == Vec2::ZERO {
+            continue;
+        }
+        // Step 4.
+        let ia = project_interval(a.vertices, local_axis);
+        let ib = project_interval(b.vertices, xf_ab.apply_inv_vector(local_axis));
+        let offset_b = xf_ab.translation.dot(local_axis);
+        let ib = (ib.0 + offset_b, ib.1 + offset_b);
+        // Step 5 (the paper's two cases are the larger of the two one-sided gaps).
+        let gap = interval_gap(ia, ib);
+        work.axes_tested += 1;
+        let world = |v: f32, world_axis: Vec2| v + pose_a.translation.dot(world_axis);
+        let trace_axis = |trace: &mut Option<&mut Trace>, new_minimum: bool| {
+            record(trace, || {
+                let world_axis = pose_a.apply_vector(local_axis);
+                TraceStep::SatAxis(SatAxisStep {
+                    index: k,
+                    total: m,
+                    source: AxisSource::Edge { owner, piece: 0, edge },
+                    axis: world_axis,
+                    interval_a: (world(ia.0, world_axis), world(ia.1, world_axis)),
+                    interval_b: (world(ib.0, world_axis), world(ib.1, world_axis)),
+                    gap,
+                    new_minimum,
+                })
+            })
+        };
+        // Step 6 (touching counts as separated).
+        if !config.is_penetrating(-gap, scale) {
+            trace_axis(trace, false);
+            return None;
+        }
+        // Step 7.
+        if owner == Owner::A && a_nonconvex {
+            let edge_value = local_start.dot(local_axis);
+            let straddles = ib.0 < edge_value - touch && ib.1 > edge_value + touch;
+            work.edge_tests += 1;
+            let new_minimum = straddles && -gap < best_overlap;
+            trace_axis(trace, new_minimum);
+            record(trace, || {
+                let world_axis = pose_a.apply_vector(local_axis);
+                TraceStep::EdgeTest(EdgeTestStep {
+                    edge,
+                    axis: world_axis,
+                    edge_value: world(edge_value, world_axis),
+                    interval_b: (world(ib.0, world_axis), world(ib.1, world_axis)),
+                    straddles,
+                })
+            });
+            if !straddles {
+                if k + 1 == edges_a && a_edges_touching == 0 {
+                    return None;
+                }
+                continue;
+            }
+            a_edges_touching += 1;
+            // Step 8 for an edge that touches B.
+            if new_minimum {
+                best_overlap = -gap;
+                best_axis = local_axis;
+            }
+            continue;
+        }
+        // Step 8.
+        let new_minimum = -gap < best_overlap;
+        if new_minimum {
+            best_overlap = -gap;
+            best_axis = local_axis;
+        }
+        trace_axis(trace, new_minimum);
+    }
+    if a_nonconvex && a_edges_touching == 0 {
+        return None;
+    }
+    if !best_overlap.is_finite() {
+        return None;
+    }
+    // Step 9: V·D moves A out of B. Step 10: V must point from B's centre to A's.
+    let mut v = pose_a.apply_vector(best_axis);
+    let c = pose_a.apply_point(outline_center(a)) - pose_b.apply_point(outline_center(b));
+    if c.dot(v) < 0.0 {
+        v = -v;
+    }
+    // The MTV is V·D, so the normal from A towards B is −V.
+    Some(PairPenetration { normal: -v, depth: best_overlap })
 }
