@@ -1,0 +1,143 @@
+//! Shape generators shared by the integration tests.
+#![allow(dead_code)]
+
+use collision_lab::geometry::{Circle, Polygon, Segment, Shape};
+use collision_lab::math::{Pose, Vec2};
+use proptest::prelude::*;
+use std::f32::consts::TAU;
+
+/// Convex polygon from random points (their hull), 3–12 vertices, radius up to `r`.
+pub fn convex_points(r: f32) -> impl Strategy<Value = Vec<Vec2>> {
+    prop::collection::vec((0.0f32..TAU, 0.3f32..1.0), 3..12).prop_map(move |pts| {
+        let mut pts: Vec<Vec2> = pts.into_iter().map(|(a, d)| Vec2::from_angle(a) * d * r).collect();
+        hull(&mut pts)
+    })
+}
+
+/// Andrew's monotone chain (test copy, independent of the library's).
+pub fn hull(points: &mut [Vec2]) -> Vec<Vec2> {
+    points.sort_by(|p, q| p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)));
+    let cross = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
+    let mut lower: Vec<Vec2> = Vec::new();
+    for &p in points.iter() {
+        while lower.len() >= 2 && cross(lower[lower.len() - 2], lower[lower.len() - 1], p) <= 1e-6 {
+            lower.pop();
+        }
+        lower.push(p);
+    }
+    let mut upper: Vec<Vec2> = Vec::new();
+    for &p in points.iter().rev() {
+        while upper.len() >= 2 && cross(upper[upper.len() - 2], upper[upper.len() - 1], p) <= 1e-6 {
+            upper.pop();
+        }
+        upper.push(p);
+    }
+    lower.pop();
+    upper.pop();
+    lower.extend(upper);
+    lower
+}
+
+/// A convex shape: polygon (mostly), circle or segment.
+pub fn convex_shape() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        6 => convex_points(1.0).prop_filter_map("degenerate hull", |p| Polygon::new(&p).ok().map(Shape::Polygon)),
+        2 => (0.1f32..1.0).prop_map(|r| Shape::Circle(Circle::new(r).unwrap())),
+        1 => (0.0f32..TAU, 0.2f32..1.5).prop_map(|(a, l)| {
+            let d = Vec2::from_angle(a) * l;
+            Shape::Segment(Segment::new(-d, d).unwrap())
+        }),
+    ]
+}
+
+/// A convex polygon only.
+pub fn convex_polygon() -> impl Strategy<Value = Shape> {
+    convex_points(1.0).prop_filter_map("degenerate hull", |p| Polygon::new(&p).ok().map(Shape::Polygon))
+}
+
+/// A pose within a box of half-size `extent` around the origin.
+pub fn pose(extent: f32) -> impl Strategy<Value = Pose> {
+    (-extent..extent, -extent..extent, -3.2f32..3.2).prop_map(|(x, y, a)| Pose::new(Vec2::new(x, y), a))
+}
+
+/// Star polygon with `points` tips, radii `outer` and `inner`.
+pub fn star(points: usize, outer: f32, inner: f32) -> Vec<Vec2> {
+    (0..2 * points)
+        .map(|i| {
+            let r = if i % 2 == 0 { outer } else { inner };
+            Vec2::from_angle(i as f32 * TAU / (2 * points) as f32) * r
+        })
+        .collect()
+}
+
+/// Comb: a spine of height `base` along x in [0, w] with `teeth` teeth of height
+/// `tooth` on top, teeth and gaps equally wide.
+pub fn comb(teeth: usize, w: f32, base: f32, tooth: f32) -> Vec<Vec2> {
+    let step = w / (2 * teeth - 1) as f32;
+    let mut out = vec![Vec2::new(0.0, 0.0), Vec2::new(w, 0.0)];
+    for k in (0..teeth).rev() {
+        let (x0, x1) = (2.0 * k as f32 * step, (2 * k + 1) as f32 * step);
+        if k != teeth - 1 {
+            out.push(Vec2::new(x1, base));
+        }
+        out.push(Vec2::new(x1, base + tooth));
+        out.push(Vec2::new(x0, base + tooth));
+        if k != 0 {
+            out.push(Vec2::new(x0, base));
+        }
+    }
+    out
+}
+
+/// Random star-shaped (so simple) polygon: sorted angles, random radii.
+pub fn star_shaped(r: f32) -> impl Strategy<Value = Vec<Vec2>> {
+    prop::collection::vec((0.0f32..1.0, 0.25f32..1.0), 5..16).prop_map(move |v| {
+        let n = v.len();
+        v.into_iter()
+            .enumerate()
+            .map(|(i, (jitter, d))| Vec2::from_angle((i as f32 + 0.8 * jitter) * TAU / n as f32) * d * r)
+            .collect()
+    })
+}
+
+/// A non-convex (or sometimes convex) polygon from several families.
+pub fn nonconvex_polygon() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        star_shaped(1.0),
+        (3usize..7, 0.3f32..0.6).prop_map(|(n, inner)| star(n, 1.0, inner)),
+        (2usize..5, 0.2f32..0.5, 0.3f32..0.8).prop_map(|(t, b, h)| centered(comb(t, 1.6, b, h))),
+        (0.2f32..0.5, 0.2f32..0.5).prop_map(|(tx, ty)| centered(vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.2, 0.0),
+            Vec2::new(1.2, ty),
+            Vec2::new(tx, ty),
+            Vec2::new(tx, 1.2),
+            Vec2::new(0.0, 1.2),
+        ])),
+    ]
+    .prop_filter_map("invalid polygon", |p| Polygon::new(&p).ok().map(Shape::Polygon))
+}
+
+/// Shifts points so their bounding box is centred on the origin.
+pub fn centered(mut pts: Vec<Vec2>) -> Vec<Vec2> {
+    let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+    for p in &pts {
+        lo = lo.min(*p);
+        hi = hi.max(*p);
+    }
+    let c = 0.5 * (lo + hi);
+    for p in &mut pts {
+        *p -= c;
+    }
+    pts
+}
+
+/// A polygon shape from points (panics on invalid input: tests only).
+pub fn poly(points: &[(f32, f32)]) -> Shape {
+    Shape::Polygon(Polygon::new(&points.iter().map(|&(x, y)| Vec2::new(x, y)).collect::<Vec<_>>()).unwrap())
+}
+
+/// Translates a pose by `d`.
+pub fn moved(pose: &Pose, d: Vec2) -> Pose {
+    Pose { translation: pose.translation + d, rotation: pose.rotation }
+}
