@@ -1,11 +1,38 @@
 //! GJK (Gilbert–Johnson–Keerthi): distance between two convex shapes, or "they overlap".
-//! HELPER: implement. Signatures below are the contract.
+//!
+//! Sources: E. G. Gilbert, D. W. Johnson, S. S. Keerthi, "A fast procedure for computing
+//! the distance between complex objects in three-dimensional space", IEEE J. Robotics and
+//! Automation, 1988; C. Ericson, *Real-Time Collision Detection*, ch. 9 (GJK) and 5.1
+//! (closest point on a segment / triangle by Voronoi regions); E. Catto, Box2D's
+//! `b2ShapeDistance` (barycentric sub-solvers, duplicate-support termination).
+//!
+//! GJK never looks at A − B (the configuration-space obstacle, seed 001) as a whole; it
+//! asks A and B for support points and keeps a simplex (point, segment, triangle) of
+//! support points of A − B. The distance between A and B is the distance from the origin
+//! to A − B, and the shapes overlap exactly when A − B holds the origin.
+//!
+//! ```text
+//! w = support(d0); simplex = [w]
+//! loop:
+//!     v = point of the simplex closest to the origin      (Voronoi regions, barycentric)
+//!     drop the simplex vertices v does not need
+//!     if the simplex is a triangle (v = 0) or |v| ≈ 0:   ContainsOrigin
+//!     w = support(-v)                                     (farthest point of A − B along -v)
+//!     if w is already in the simplex:                     RepeatedSupport
+//!     if |v| - (w · v)/|v| <= epsilon × scale:            NoProgress
+//!     if the iteration cap is reached:                    IterationCap
+//!     simplex += w
+//! ```
+//!
+//! Every point here is in the world frame; the support mapping maps the world direction
+//! into each shape's local frame and the vertex back out.
 
 use super::contact::Work;
-use super::trace::{GjkTermination, SupportPoint, Trace};
+use super::epa::epa;
+use super::trace::{self, GjkEnd, GjkStep, GjkTermination, SupportPoint, Trace, TraceStep};
 use super::{NarrowConfig, PairPenetration};
 use crate::geometry::ConvexView;
-use crate::math::{Pose, Vec2};
+use crate::math::{cross, Pose, Vec2};
 
 /// Two convex cores with their poses (radii are ignored by GJK itself).
 #[derive(Clone, Copy, Debug)]
@@ -20,11 +47,113 @@ pub struct GjkInput<'a> {
     pub pose_b: Pose,
 }
 
+/// Vertex `i` of a view, or the local origin for an (invalid) empty view, so that no input
+/// can make the support mapping index out of bounds.
+#[inline]
+fn local_vertex(view: &ConvexView, i: usize) -> Vec2 {
+    view.vertices.get(i).copied().unwrap_or(Vec2::ZERO)
+}
+
+/// Largest distance of a vertex from the local origin (metres).
+fn local_extent(view: &ConvexView) -> f32 {
+    view.vertices.iter().fold(0.0f32, |m, v| m.max(v.length()))
+}
+
+/// Average of a view's vertices, world frame (the local origin for an empty view).
+fn world_vertex_mean(view: &ConvexView, pose: &Pose) -> Vec2 {
+    if view.vertices.is_empty() {
+        return pose.translation;
+    }
+    let sum = view.vertices.iter().fold(Vec2::ZERO, |s, v| s + *v);
+    pose.apply_point(sum / view.vertices.len() as f32)
+}
+
+impl GjkInput<'_> {
+    /// The length GJK's and EPA's tolerances are relative to (metres): the largest world
+    /// coordinate magnitude either core can reach, bounded by its local extent plus the
+    /// distance of its pose from the world origin. f32 rounds every support point to
+    /// about `f32::EPSILON × scale`, so a tolerance below that can never be met and one
+    /// given in absolute metres would be too tight for large coordinates and too loose
+    /// for tiny shapes.
+    pub fn scale(&self) -> f32 {
+        let scale_a = local_extent(&self.a) + self.pose_a.translation.length();
+        let scale_b = local_extent(&self.b) + self.pose_b.translation.length();
+        let scale = scale_a.max(scale_b);
+        if scale.is_finite() && scale > 0.0 {
+            scale
+        } else {
+            // Both cores are the world origin (or the input is not finite): fall back to 1 m
+            // so the tolerances stay meaningful and positive.
+            1.0
+        }
+    }
+
+    /// The support point of A − B along `world_direction`: the vertex of A farthest along
+    /// it minus the vertex of B farthest along its opposite. Counts two support calls.
+    pub fn support(&self, world_direction: Vec2, work: &mut Work) -> SupportPoint {
+        let index_a = self.a.support_index(self.pose_a.apply_inv_vector(world_direction));
+        let index_b = self.b.support_index(self.pose_b.apply_inv_vector(-world_direction));
+        work.support_calls += 2;
+        let a = self.pose_a.apply_point(local_vertex(&self.a, index_a));
+        let b = self.pose_b.apply_point(local_vertex(&self.b, index_b));
+        SupportPoint {
+            point: a - b,
+            a,
+            b,
+            index_a,
+            index_b,
+        }
+    }
+
+    /// GJK's first search direction, world frame: the configured one, else from A's vertex
+    /// mean towards B's (the support of A − B along it lies on the side of A − B that faces
+    /// the origin, so the first simplex starts close), else +x when that is degenerate.
+    fn initial_direction(&self, config: &NarrowConfig) -> Vec2 {
+        let configured = config.gjk_initial_direction.and_then(Vec2::try_normalize);
+        configured
+            .or_else(|| {
+                (world_vertex_mean(&self.b, &self.pose_b) - world_vertex_mean(&self.a, &self.pose_a)).try_normalize()
+            })
+            .unwrap_or(Vec2::X)
+    }
+}
+
 /// Up to three support points.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Simplex {
-    /// Vertices; only the first `len` are used.
+    /// Vertices; the used ones come first, the rest are `None`.
     pub points: [Option<SupportPoint>; 3],
+}
+
+impl Simplex {
+    /// A simplex of the first (up to three) `points`.
+    pub fn from_points(points: &[SupportPoint]) -> Simplex {
+        let mut simplex = Simplex::default();
+        for (slot, p) in simplex.points.iter_mut().zip(points) {
+            *slot = Some(*p);
+        }
+        simplex
+    }
+
+    /// Number of vertices (0 to 3).
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// True when the simplex has no vertex.
+    pub fn is_empty(&self) -> bool {
+        self.points[0].is_none()
+    }
+
+    /// The vertices in order.
+    pub fn iter(&self) -> impl Iterator<Item = &SupportPoint> + '_ {
+        self.points.iter().map_while(Option::as_ref)
+    }
+
+    /// The vertices as a vector (for traces and lessons).
+    pub fn to_vec(&self) -> Vec<SupportPoint> {
+        self.iter().copied().collect()
+    }
 }
 
 /// GJK's answer.
@@ -32,7 +161,8 @@ pub struct Simplex {
 pub struct GjkOutput {
     /// Distance between the cores (0 when they touch or overlap).
     pub distance: f32,
-    /// Closest point on A's core, world frame.
+    /// Closest point on A's core, world frame. When the cores overlap, a point common to
+    /// both (within rounding).
     pub point_a: Vec2,
     /// Closest point on B's core, world frame.
     pub point_b: Vec2,
@@ -40,21 +170,518 @@ pub struct GjkOutput {
     pub simplex: Simplex,
     /// Why it stopped.
     pub termination: GjkTermination,
-    /// Iterations run.
+    /// Iterations run (support queries after the first).
     pub iterations: u32,
 }
 
-/// Runs GJK.
-pub fn gjk(_input: &GjkInput, _config: &NarrowConfig, _work: &mut Work, _trace: &mut Option<&mut Trace>) -> GjkOutput {
-    unimplemented!("HELPER")
+/// A support point that stands for "no point" in fixed arrays.
+const EMPTY_SUPPORT: SupportPoint = SupportPoint {
+    point: Vec2::ZERO,
+    a: Vec2::ZERO,
+    b: Vec2::ZERO,
+    index_a: 0,
+    index_b: 0,
+};
+
+/// |v| at or below this many ulps of the scale means the origin lies on the simplex.
+/// Coordinates of support points are rounded to about one ulp of the scale; the closest
+/// point of a segment through the origin comes out a few ulps off, and asking for less
+/// would send exactly touching shapes on to the progress test (they would then report a
+/// distance of a few ulps, which is also acceptable, but less honest).
+const CONTAINS_ORIGIN_ULPS: f32 = 4.0;
+
+/// GJK's working simplex: fixed arrays, no allocation. `weights` are the barycentric
+/// coordinates of the point closest to the origin (they sum to 1, all positive).
+#[derive(Clone, Copy, Debug)]
+struct WorkingSimplex {
+    vertices: [SupportPoint; 3],
+    weights: [f32; 3],
+    len: usize,
+}
+
+impl WorkingSimplex {
+    fn single(w: SupportPoint) -> Self {
+        WorkingSimplex {
+            vertices: [w, EMPTY_SUPPORT, EMPTY_SUPPORT],
+            weights: [1.0, 0.0, 0.0],
+            len: 1,
+        }
+    }
+
+    fn as_slice(&self) -> &[SupportPoint] {
+        &self.vertices[..self.len]
+    }
+
+    /// Σ λᵢ wᵢ: the simplex point closest to the origin.
+    fn closest(&self) -> Vec2 {
+        (0..self.len).fold(Vec2::ZERO, |s, i| s + self.vertices[i].point * self.weights[i])
+    }
+
+    /// Σ λᵢ aᵢ and Σ λᵢ bᵢ: the matching points on A and on B (world frame). Their
+    /// difference is `closest()`.
+    fn witness_points(&self) -> (Vec2, Vec2) {
+        (0..self.len).fold((Vec2::ZERO, Vec2::ZERO), |(pa, pb), i| {
+            let w = &self.vertices[i];
+            (pa + w.a * self.weights[i], pb + w.b * self.weights[i])
+        })
+    }
+
+    /// True when a support point from the same pair of vertices is already in the simplex.
+    fn contains(&self, w: &SupportPoint) -> bool {
+        self.as_slice()
+            .iter()
+            .any(|v| v.index_a == w.index_a && v.index_b == w.index_b)
+    }
+
+    fn push(&mut self, w: SupportPoint) {
+        if self.len < 3 {
+            self.vertices[self.len] = w;
+            self.len += 1;
+        }
+    }
+
+    fn to_simplex(&self) -> Simplex {
+        Simplex::from_points(self.as_slice())
+    }
+
+    /// Keeps only the vertices listed, with their weights (in that order).
+    fn keep(&mut self, kept: &[(usize, f32)]) {
+        let old = self.vertices;
+        for (slot, &(i, weight)) in kept.iter().enumerate() {
+            self.vertices[slot] = old[i];
+            self.weights[slot] = weight;
+        }
+        self.len = kept.len();
+    }
+
+    /// Finds the point of the simplex closest to the origin and drops the vertices it does
+    /// not need.
+    fn solve(&mut self) {
+        match self.len {
+            2 => self.solve_segment(),
+            3 => self.solve_triangle(),
+            _ => self.weights[0] = 1.0,
+        }
+    }
+
+    /// Segment [w0, w1], Ericson 5.1.2 with unnormalised barycentric coordinates:
+    /// with e = w1 − w0 the closest point is w0 + t·e, t = −w0·e / e·e. The weight of w0 is
+    /// u = w1·e (= e·e·(1 − t)), the weight of w1 is v = −w0·e (= e·e·t); both are
+    /// positive exactly in the edge's Voronoi region, and dividing by u + v (a sum of
+    /// positives) cannot cancel.
+    fn solve_segment(&mut self) {
+        let w0 = self.vertices[0].point;
+        let w1 = self.vertices[1].point;
+        let e = w1 - w0;
+        let u = w1.dot(e);
+        let v = -w0.dot(e);
+        if v <= 0.0 {
+            self.keep(&[(0, 1.0)]);
+        } else if u <= 0.0 {
+            self.keep(&[(1, 1.0)]);
+        } else {
+            let inv = 1.0 / (u + v);
+            self.keep(&[(0, u * inv), (1, v * inv)]);
+        }
+    }
+
+    /// Triangle [w0, w1, w2]: the Voronoi region of the triangle holding the origin
+    /// (Ericson 5.1.5, in 2D with signed areas).
+    ///
+    /// ```text
+    /// for each edge (i, j): u_ij = wj·(wj − wi) (weight of wi), v_ij = −wi·(wj − wi) (of wj)
+    /// area weights: a0 = s·cross(w1, w2), a1 = s·cross(w2, w0), a2 = s·cross(w0, w1),
+    ///               s = sign of the triangle's area (so the winding does not matter)
+    /// vertex i  if the origin is behind both edges leaving i (v_i* <= 0 for both)
+    /// edge ij   if u_ij > 0, v_ij > 0 and the opposite area weight <= 0
+    /// inside    otherwise: λ = (a0, a1, a2) / (a0 + a1 + a2)
+    /// ```
+    /// A flat triangle gives zero area weights, so it always lands in a vertex or edge
+    /// region; a final guard handles a sum that rounding left non-positive.
+    fn solve_triangle(&mut self) {
+        let [w0, w1, w2] = [self.vertices[0].point, self.vertices[1].point, self.vertices[2].point];
+        let edge = |p: Vec2, q: Vec2| {
+            let e = q - p;
+            (q.dot(e), -p.dot(e))
+        };
+        let (u01, v01) = edge(w0, w1);
+        let (u12, v12) = edge(w1, w2);
+        let (u02, v02) = edge(w0, w2);
+        let area = cross(w1 - w0, w2 - w0);
+        let s = if area > 0.0 {
+            1.0
+        } else if area < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        let a0 = s * cross(w1, w2);
+        let a1 = s * cross(w2, w0);
+        let a2 = s * cross(w0, w1);
+
+        if v01 <= 0.0 && v02 <= 0.0 {
+            self.keep(&[(0, 1.0)]);
+        } else if u01 <= 0.0 && v12 <= 0.0 {
+            self.keep(&[(1, 1.0)]);
+        } else if u02 <= 0.0 && u12 <= 0.0 {
+            self.keep(&[(2, 1.0)]);
+        } else if u01 > 0.0 && v01 > 0.0 && a2 <= 0.0 {
+            let inv = 1.0 / (u01 + v01);
+            self.keep(&[(0, u01 * inv), (1, v01 * inv)]);
+        } else if u12 > 0.0 && v12 > 0.0 && a0 <= 0.0 {
+            let inv = 1.0 / (u12 + v12);
+            self.keep(&[(1, u12 * inv), (2, v12 * inv)]);
+        } else if u02 > 0.0 && v02 > 0.0 && a1 <= 0.0 {
+            let inv = 1.0 / (u02 + v02);
+            self.keep(&[(0, u02 * inv), (2, v02 * inv)]);
+        } else {
+            let sum = a0 + a1 + a2;
+            if sum > 0.0 && a0 >= 0.0 && a1 >= 0.0 && a2 >= 0.0 {
+                let inv = 1.0 / sum;
+                self.weights = [a0 * inv, a1 * inv, a2 * inv];
+            } else {
+                // Only reachable through NaN or rounding on a sliver: fall back to the best
+                // of the three edges, each solved on its own.
+                let mut best: Option<(f32, WorkingSimplex)> = None;
+                for (i, j) in [(0, 1), (1, 2), (0, 2)] {
+                    let mut edge = *self;
+                    edge.keep(&[(i, 0.5), (j, 0.5)]);
+                    edge.solve_segment();
+                    let d = edge.closest().length_squared();
+                    if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                        best = Some((d, edge));
+                    }
+                }
+                if let Some((_, edge)) = best {
+                    *self = edge;
+                }
+            }
+        }
+    }
+}
+
+/// Runs GJK on the cores of `input` (radii ignored): distance, closest points and the final
+/// simplex, all world frame.
+///
+/// # Termination rules
+///
+/// Exact arithmetic GJK converges in finitely many steps on polygons; f32 GJK does not
+/// have to, so each stop is explicit:
+///
+/// - **ContainsOrigin** — the solved simplex is a triangle holding the origin, or its
+///   closest point is within a few ulps of the scale of the origin (the origin lies on an
+///   edge or vertex of the simplex: touching, or the first support point was the origin).
+///   Distance 0; EPA takes over. Without the "few ulps" part a segment through the origin
+///   would report a rounding residue as a distance and search along a direction that is
+///   pure noise.
+/// - **RepeatedSupport** — the new support point comes from the same vertex pair as a
+///   simplex vertex. In exact arithmetic that means the closest point is final; in f32,
+///   near touching contact, the closest point can wobble by an ulp and the search
+///   direction flip between two neighbours forever. This rule (Box2D's) stops that cycle.
+/// - **NoProgress** — with v the current closest point and w the new support point along
+///   −v, every point x of A − B satisfies x·v ≥ w·v, so the distance lies in
+///   [w·v/|v|, |v|]. When that bracket is narrower than `config.gjk_epsilon × scale` the
+///   answer is as good as f32 can make it. The tolerance is relative to the scale (the
+///   shapes' extents plus their distance from the world origin) because the support points
+///   themselves carry an error of about an ulp of that scale: an absolute epsilon would
+///   never be met at 10⁴ m (cycling to the cap) and would accept a 100 % error on 1 mm
+///   shapes. The same rule also stops GJK if a step fails to bring the closest point
+///   nearer (possible only through rounding); the previous simplex is then kept.
+/// - **IterationCap** — `config.gjk_max_iterations`; a last guard against cycles the
+///   rules above miss (and NaN input). The best simplex so far is returned.
+///
+/// The result is deterministic: no randomness, fixed tie-breaking (lowest vertex index).
+pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut Option<&mut Trace>) -> GjkOutput {
+    let scale = input.scale();
+    let contains_tol = CONTAINS_ORIGIN_ULPS * f32::EPSILON * scale;
+    let progress_tol = config.gjk_epsilon * scale;
+
+    let mut simplex = WorkingSimplex::single(input.support(input.initial_direction(config), work));
+    let mut iterations: u32 = 0;
+
+    let termination = loop {
+        // The simplex is solved: `closest` is its point nearest the origin.
+        let closest = simplex.closest();
+        let dist_sq = closest.length_squared();
+        if simplex.len == 3 || dist_sq <= contains_tol * contains_tol {
+            break GjkTermination::ContainsOrigin;
+        }
+        if iterations >= config.gjk_max_iterations {
+            break GjkTermination::IterationCap;
+        }
+        let direction = -closest;
+        let support = input.support(direction, work);
+        iterations += 1;
+        let before = simplex;
+        let step = |after: &WorkingSimplex| {
+            TraceStep::Gjk(GjkStep {
+                iteration: iterations - 1,
+                simplex: before.as_slice().to_vec(),
+                closest,
+                direction,
+                support,
+                simplex_after: after.as_slice().to_vec(),
+            })
+        };
+
+        if simplex.contains(&support) {
+            trace::record(trace, || step(&before));
+            break GjkTermination::RepeatedSupport;
+        }
+        let distance = dist_sq.sqrt();
+        let lower_bound = support.point.dot(closest) / distance;
+        if distance - lower_bound <= progress_tol {
+            trace::record(trace, || step(&before));
+            break GjkTermination::NoProgress;
+        }
+
+        simplex.push(support);
+        simplex.solve();
+        if simplex.len < 3 && simplex.closest().length_squared() >= dist_sq {
+            // Rounding made the step useless (or NaN crept in): keep the better simplex.
+            simplex = before;
+            trace::record(trace, || step(&before));
+            break GjkTermination::NoProgress;
+        }
+        trace::record(trace, || step(&simplex));
+    };
+    work.gjk_iterations += iterations;
+
+    let (point_a, point_b) = simplex.witness_points();
+    let distance = match termination {
+        GjkTermination::ContainsOrigin => 0.0,
+        _ => simplex.closest().length(),
+    };
+    trace::record(trace, || {
+        TraceStep::GjkEnd(GjkEnd {
+            reason: termination,
+            simplex: simplex.as_slice().to_vec(),
+            distance,
+            point_a,
+            point_b,
+        })
+    });
+    GjkOutput {
+        distance,
+        point_a,
+        point_b,
+        simplex: simplex.to_simplex(),
+        termination,
+        iterations,
+    }
 }
 
 /// GJK (and EPA when the cores overlap) on one pair of convex pieces, radii included.
+///
+/// The shapes are the cores inflated by `a.radius` and `b.radius`:
+/// - cores apart (GJK distance d > 0): the inflated shapes' signed gap is d − rA − rB
+///   along the closest-point direction, so `depth = rA + rB − d` (negative: separated by
+///   that much) and `normal = (point_b − point_a) / d`, from A towards B;
+/// - cores touching or overlapping: EPA gives the cores' depth and normal, and the radii
+///   add to the depth along the same normal. A circle's core is one point; EPA still
+///   works on point-vs-polygon (A − B is then the polygon shifted), and point-vs-point
+///   (concentric circles) stops `Degenerate` with a fixed normal.
+///
+/// Returns depth > 0 for penetration, ≤ 0 when separated.
+// Called by the decomposed narrow phase (`compound.rs`, still a stub on this branch).
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn penetration_gjk_epa(
-    _input: &GjkInput,
-    _config: &NarrowConfig,
-    _work: &mut Work,
-    _trace: &mut Option<&mut Trace>,
+    input: &GjkInput,
+    config: &NarrowConfig,
+    work: &mut Work,
+    trace: &mut Option<&mut Trace>,
 ) -> PairPenetration {
-    unimplemented!("HELPER")
+    let radii = input.a.radius + input.b.radius;
+    let out = gjk(input, config, work, trace);
+    if out.distance > 0.0 {
+        if let Some(normal) = (out.point_b - out.point_a).try_normalize() {
+            return PairPenetration {
+                normal,
+                depth: radii - out.distance,
+            };
+        }
+        // A distance too small to normalise: treat as touching and let EPA decide.
+    }
+    let pen = epa(input, &out.simplex, config, work, trace);
+    PairPenetration {
+        normal: pen.normal,
+        depth: pen.depth + radii,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::ConvexView;
+
+    fn square_normals() -> [Vec2; 4] {
+        [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X]
+    }
+
+    //   +---+        the unit square, centred on its local origin
+    //   | o |
+    //   +---+
+    const SQUARE: [Vec2; 4] = [
+        Vec2::new(-0.5, -0.5),
+        Vec2::new(0.5, -0.5),
+        Vec2::new(0.5, 0.5),
+        Vec2::new(-0.5, 0.5),
+    ];
+    const POINT: [Vec2; 1] = [Vec2::ZERO];
+
+    fn input<'a>(a: ConvexView<'a>, pa: Vec2, b: ConvexView<'a>, pb: Vec2) -> GjkInput<'a> {
+        GjkInput {
+            a,
+            pose_a: Pose::new(pa, 0.0),
+            b,
+            pose_b: Pose::new(pb, 0.0),
+        }
+    }
+
+    #[test]
+    fn segment_solver_picks_the_right_region() {
+        let sp = |x: f32, y: f32, i: usize| SupportPoint {
+            point: Vec2::new(x, y),
+            a: Vec2::new(x, y),
+            b: Vec2::ZERO,
+            index_a: i,
+            index_b: 0,
+        };
+        // Origin projects inside the segment from (-1, 1) to (1, 1): closest (0, 1).
+        let mut s = WorkingSimplex::single(sp(-1.0, 1.0, 0));
+        s.push(sp(1.0, 1.0, 1));
+        s.solve();
+        assert_eq!(s.len, 2);
+        assert!((s.closest() - Vec2::new(0.0, 1.0)).length() < 1e-6);
+        // Origin beyond the w1 end: only w1 is kept.
+        let mut s = WorkingSimplex::single(sp(-2.0, 1.0, 0));
+        s.push(sp(-1.0, 1.0, 1));
+        s.solve();
+        assert_eq!(s.len, 1);
+        assert_eq!(s.vertices[0].index_a, 1);
+    }
+
+    #[test]
+    fn triangle_solver_detects_the_inside() {
+        let sp = |x: f32, y: f32, i: usize| SupportPoint {
+            point: Vec2::new(x, y),
+            a: Vec2::new(x, y),
+            b: Vec2::ZERO,
+            index_a: i,
+            index_b: 0,
+        };
+        // Clockwise on purpose: the solver must not care about winding.
+        let mut s = WorkingSimplex::single(sp(0.0, 1.0, 0));
+        s.push(sp(1.0, -1.0, 1));
+        s.push(sp(-1.0, -1.0, 2));
+        s.solve();
+        assert_eq!(s.len, 3);
+        assert!(s.closest().length() < 1e-6);
+        // Collinear points: never "inside", never NaN.
+        let mut s = WorkingSimplex::single(sp(-1.0, 1.0, 0));
+        s.push(sp(1.0, 1.0, 1));
+        s.push(sp(0.0, 1.0, 2));
+        s.solve();
+        assert!(s.len < 3);
+        assert!((s.closest() - Vec2::new(0.0, 1.0)).length() < 1e-6);
+    }
+
+    #[test]
+    fn circle_radius_adds_to_depth_and_gap() {
+        let normals = square_normals();
+        let square = ConvexView {
+            vertices: &SQUARE,
+            normals: &normals,
+            radius: 0.0,
+        };
+        let circle = ConvexView {
+            vertices: &POINT,
+            normals: &[],
+            radius: 0.25,
+        };
+        let config = NarrowConfig::default();
+        let mut work = Work::default();
+        // Centre 0.6 right of the square's centre: core gap 0.1, so depth 0.25 − 0.1.
+        let pen = penetration_gjk_epa(
+            &input(square, Vec2::ZERO, circle, Vec2::new(0.6, 0.0)),
+            &config,
+            &mut work,
+            &mut None,
+        );
+        assert!((pen.depth - 0.15).abs() < 1e-6, "{pen:?}");
+        assert!((pen.normal - Vec2::X).length() < 1e-6);
+        // Centre inside the square, 0.1 from the top edge: depth 0.1 + 0.25.
+        let pen = penetration_gjk_epa(
+            &input(square, Vec2::ZERO, circle, Vec2::new(0.05, 0.4)),
+            &config,
+            &mut work,
+            &mut None,
+        );
+        assert!((pen.depth - 0.35).abs() < 1e-5, "{pen:?}");
+        assert!((pen.normal - Vec2::Y).length() < 1e-5);
+        // Far apart: negative depth = −gap.
+        let pen = penetration_gjk_epa(
+            &input(circle, Vec2::ZERO, circle, Vec2::new(0.0, 2.0)),
+            &config,
+            &mut work,
+            &mut None,
+        );
+        assert!((pen.depth + 1.5).abs() < 1e-6 && (pen.normal - Vec2::Y).length() < 1e-6);
+        // Concentric circles: no direction is preferred, but the answer is finite.
+        let pen = penetration_gjk_epa(
+            &input(circle, Vec2::ONE, circle, Vec2::ONE),
+            &config,
+            &mut work,
+            &mut None,
+        );
+        assert!((pen.depth - 0.5).abs() < 1e-6);
+        assert!((pen.normal.length() - 1.0).abs() < 1e-6);
+        assert!(work.support_calls > 0 && work.gjk_iterations > 0);
+    }
+
+    #[test]
+    fn circle_touching_an_edge_has_the_edge_normal() {
+        let normals = square_normals();
+        let square = ConvexView {
+            vertices: &SQUARE,
+            normals: &normals,
+            radius: 0.0,
+        };
+        let circle = ConvexView {
+            vertices: &POINT,
+            normals: &[],
+            radius: 0.25,
+        };
+        // Circle centre exactly on the left edge: core depth 0, total depth = radius.
+        let pen = penetration_gjk_epa(
+            &input(square, Vec2::ZERO, circle, Vec2::new(-0.5, 0.1)),
+            &NarrowConfig::default(),
+            &mut Work::default(),
+            &mut None,
+        );
+        assert!((pen.depth - 0.25).abs() < 1e-6, "{pen:?}");
+        assert!((pen.normal - Vec2::NEG_X).length() < 1e-6, "{pen:?}");
+    }
+
+    #[test]
+    fn empty_view_does_not_panic() {
+        let empty = ConvexView {
+            vertices: &[],
+            normals: &[],
+            radius: 0.0,
+        };
+        let normals = square_normals();
+        let square = ConvexView {
+            vertices: &SQUARE,
+            normals: &normals,
+            radius: 0.0,
+        };
+        let out = gjk(
+            &input(empty, Vec2::new(3.0, 0.0), square, Vec2::ZERO),
+            &NarrowConfig::default(),
+            &mut Work::default(),
+            &mut None,
+        );
+        assert!((out.distance - 2.5).abs() < 1e-6);
+    }
 }
