@@ -9,16 +9,34 @@ use common::*;
 use parry2d::math::{Pose as PPose, Vector as PVec};
 use proptest::prelude::*;
 
-fn to_parry(shape: &Shape) -> Box<dyn parry2d::shape::Shape> {
+/// parry2d's shape, as a support map: its GJK/EPA path gives the true penetration depth.
+/// (parry's polygon–polygon `contact` reports the depth of its clipped manifold, which
+/// for deep overlaps can be shallower than the penetration depth when the deepest vertex
+/// is clipped away, so it is not the oracle for depth.)
+enum ParryShape {
+    Ball(parry2d::shape::Ball),
+    Segment(parry2d::shape::Segment),
+    Polygon(parry2d::shape::ConvexPolygon),
+}
+
+fn to_parry(shape: &Shape) -> ParryShape {
     match shape {
-        Shape::Circle(c) => Box::new(parry2d::shape::Ball::new(c.radius())),
+        Shape::Circle(c) => ParryShape::Ball(parry2d::shape::Ball::new(c.radius())),
         Shape::Segment(s) => {
-            Box::new(parry2d::shape::Segment::new(PVec::new(s.a().x, s.a().y), PVec::new(s.b().x, s.b().y)))
+            ParryShape::Segment(parry2d::shape::Segment::new(PVec::new(s.a().x, s.a().y), PVec::new(s.b().x, s.b().y)))
         }
-        Shape::Polygon(p) => Box::new(
-            parry2d::shape::ConvexPolygon::from_convex_polyline(p.vertices().iter().map(|v| PVec::new(v.x, v.y)).collect())
+        Shape::Polygon(p) => ParryShape::Polygon(
+            parry2d::shape::ConvexPolygon::from_convex_hull(&p.vertices().iter().map(|v| PVec::new(v.x, v.y)).collect::<Vec<_>>())
                 .expect("a valid convex polygon"),
         ),
+    }
+}
+
+fn support_map(s: &ParryShape) -> &dyn parry2d::shape::SupportMap {
+    match s {
+        ParryShape::Ball(b) => b,
+        ParryShape::Segment(g) => g,
+        ParryShape::Polygon(p) => p,
     }
 }
 
@@ -26,12 +44,13 @@ fn to_parry_pose(pose: &Pose) -> PPose {
     PPose::new(PVec::new(pose.translation.x, pose.translation.y), pose.angle())
 }
 
-/// parry2d's signed distance (negative: penetration depth).
+/// parry2d's signed distance (negative: penetration depth), by its GJK/EPA.
 fn parry_signed_distance(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f32 {
-    let c = parry2d::query::contact(&to_parry_pose(pa), to_parry(a).as_ref(), &to_parry_pose(pb), to_parry(b).as_ref(), 10.0)
-        .expect("supported pair")
-        .expect("within prediction");
-    c.dist
+    let pos12 = to_parry_pose(pa).inv_mul(&to_parry_pose(pb));
+    let (ga, gb) = (to_parry(a), to_parry(b));
+    parry2d::query::details::contact_support_map_support_map(&pos12, support_map(&ga), support_map(&gb), 10.0)
+        .expect("within prediction")
+        .dist
 }
 
 fn parry_intersects(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
@@ -49,6 +68,78 @@ fn run_all(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> [Contact; 3] {
     Algorithm::ALL.map(|alg| collide(a, pa, b, pb, alg, &config, None))
 }
 
+/// World vertices in f64.
+fn world64(shape: &Shape, pose: &Pose) -> Vec<(f64, f64)> {
+    let v: Vec<Vec2> = match shape {
+        Shape::Polygon(p) => p.vertices().to_vec(),
+        Shape::Segment(s) => vec![s.a(), s.b()],
+        Shape::Circle(_) => vec![Vec2::ZERO],
+    };
+    let (c, s) = (pose.rotation.cos as f64, pose.rotation.sin as f64);
+    let (tx, ty) = (pose.translation.x as f64, pose.translation.y as f64);
+    v.iter().map(|p| (c * p.x as f64 - s * p.y as f64 + tx, s * p.x as f64 + c * p.y as f64 + ty)).collect()
+}
+
+/// Signed distance from `p` to a convex polygon or segment (negative inside), f64.
+fn signed_distance64(p: (f64, f64), poly: &[(f64, f64)]) -> f64 {
+    let n = poly.len();
+    let mut best = f64::INFINITY;
+    let mut inside = n >= 3;
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        let (ex, ey) = (b.0 - a.0, b.1 - a.1);
+        let t = (((p.0 - a.0) * ex + (p.1 - a.1) * ey) / (ex * ex + ey * ey)).clamp(0.0, 1.0);
+        let (qx, qy) = (a.0 + ex * t - p.0, a.1 + ey * t - p.1);
+        best = best.min((qx * qx + qy * qy).sqrt());
+        if ex * (p.1 - a.1) - ey * (p.0 - a.0) < 0.0 {
+            inside = false;
+        }
+    }
+    if inside {
+        -best
+    } else {
+        best
+    }
+}
+
+/// Exact penetration depth in f64 (negative: separated; for polygon pairs then only the
+/// SAT gap, a lower bound of the distance). SAT over every edge normal of both shapes is
+/// exact for convex polygons: those normals are the edge normals of A − B.
+fn exact_depth64(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f64 {
+    let (va, vb) = (world64(a, pa), world64(b, pb));
+    match (a, b) {
+        (Shape::Circle(ca), Shape::Circle(cb)) => {
+            let d = ((vb[0].0 - va[0].0).powi(2) + (vb[0].1 - va[0].1).powi(2)).sqrt();
+            ca.radius() as f64 + cb.radius() as f64 - d
+        }
+        (_, Shape::Circle(cb)) => cb.radius() as f64 - signed_distance64(vb[0], &va),
+        (Shape::Circle(ca), _) => ca.radius() as f64 - signed_distance64(va[0], &vb),
+        _ => {
+            let normals = |v: &[(f64, f64)]| -> Vec<(f64, f64)> {
+                let n = v.len();
+                (0..n)
+                    .map(|i| {
+                        let (ex, ey) = (v[(i + 1) % n].0 - v[i].0, v[(i + 1) % n].1 - v[i].1);
+                        let l = (ex * ex + ey * ey).sqrt();
+                        (ey / l, -ex / l)
+                    })
+                    .collect()
+            };
+            let proj = |v: &[(f64, f64)], n: (f64, f64)| {
+                v.iter().map(|p| p.0 * n.0 + p.1 * n.1).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| (lo.min(d), hi.max(d)))
+            };
+            normals(&va)
+                .into_iter()
+                .chain(normals(&vb))
+                .map(|n| {
+                    let (ia, ib) = (proj(&va, n), proj(&vb, n));
+                    (ia.1 - ib.0).min(ib.1 - ia.0)
+                })
+                .fold(f64::INFINITY, f64::min)
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
@@ -60,15 +151,23 @@ proptest! {
     fn three_algorithms_agree_with_parry(a in convex_shape(), pa in pose(1.5), b in convex_shape(), pb in pose(1.5)) {
         let s = scale(&a, &pa, &b, &pb);
         let parry = parry_signed_distance(&a, &pa, &b, &pb);
+        let exact = exact_depth64(&a, &pa, &b, &pb);
         // Pairs within rounding of touching can honestly go either way.
-        prop_assume!(parry.abs() > 1e-5 * s);
-        let expected = parry < 0.0;
+        prop_assume!(parry.abs() > 1e-5 * s && exact.abs() > 1e-5 * s as f64);
+        let expected = exact > 0.0;
+        prop_assert_eq!(expected, parry < 0.0, "parry2d and the f64 SAT disagree");
         let contacts = run_all(&a, &pa, &b, &pb);
         for (alg, c) in Algorithm::ALL.iter().zip(&contacts) {
             prop_assert_eq!(c.intersect, expected, "{} disagrees with parry2d (dist {})", alg, parry);
             if expected {
-                let tol = 1e-4 * -parry + 1e-5 * s;
-                prop_assert!((c.depth - -parry).abs() <= tol, "{} depth {} vs parry2d {}", alg, c.depth, -parry);
+                let tol = 1e-4 * exact as f32 + 1e-5 * s;
+                prop_assert!((c.depth - exact as f32).abs() <= tol, "{} depth {} vs exact {}", alg, c.depth, exact);
+                // parry2d's EPA stops early on some deep pairs (seen: 0.6798 against an
+                // exact 0.68203, which a 2-million-direction scan confirms); there the
+                // f64 SAT above decides, and parry2d must be the one further from it.
+                let parry_ok = (c.depth + parry).abs() <= tol;
+                prop_assert!(parry_ok || (-parry as f64 - exact).abs() > (c.depth as f64 - exact).abs(),
+                    "{} depth {} vs parry2d {}", alg, c.depth, -parry);
                 prop_assert!((c.normal.length() - 1.0).abs() < 1e-4);
                 prop_assert!(!c.points.is_empty());
                 prop_assert!((c.mtv + c.normal * c.depth).length() < 1e-5 * s);
