@@ -258,8 +258,8 @@ fn grow_segment(
     let s_minus = input.support(-normal, work);
     let extent_plus = (s_plus.point - w0.point).dot(normal);
     let extent_minus = (w0.point - s_minus.point).dot(normal);
-    let flat_plus = !(extent_plus > tol);
-    let flat_minus = !(extent_minus > tol);
+    let flat_plus = extent_plus.is_nan() || extent_plus <= tol;
+    let flat_minus = extent_minus.is_nan() || extent_minus <= tol;
     match (flat_plus, flat_minus) {
         (true, true) => Grown::Degenerate(normal),
         (true, false) => {
@@ -355,8 +355,8 @@ pub fn epa(
                     gain,
                 })
             });
-            // `!(gain > tol)` also stops on NaN.
-            if !(gain > tol) {
+            // A NaN gain (non-finite input) stops here too.
+            if gain.is_nan() || gain <= tol {
                 break (EpaTermination::Converged, normal, distance);
             }
             if poly.contains(&support) {

@@ -32,7 +32,7 @@ use super::epa::epa;
 use super::trace::{self, GjkEnd, GjkStep, GjkTermination, SupportPoint, Trace, TraceStep};
 use super::{NarrowConfig, PairPenetration};
 use crate::geometry::ConvexView;
-use crate::math::{cross, Pose, Vec2};
+use crate::math::{cross, right_perp, Pose, Vec2};
 
 /// Two convex cores with their poses (radii are ignored by GJK itself).
 #[derive(Clone, Copy, Debug)]
@@ -166,6 +166,13 @@ pub struct GjkOutput {
     pub point_a: Vec2,
     /// Closest point on B's core, world frame.
     pub point_b: Vec2,
+    /// Unit direction from A's closest point towards B's, world frame (zero when the
+    /// cores touch or overlap). When the closest feature of A − B is an edge (a two-point
+    /// simplex) this is that edge's normal, not `point_b − point_a` normalised: the closest
+    /// points carry an error of about an ulp of the scale, which turns into a direction
+    /// error of ulp·scale/distance — large for small distances or large coordinates —
+    /// while the edge's direction is known to ulp·scale/edge length.
+    pub normal: Vec2,
     /// The final simplex.
     pub simplex: Simplex,
     /// Why it stopped.
@@ -240,7 +247,7 @@ impl WorkingSimplex {
         }
     }
 
-    fn to_simplex(&self) -> Simplex {
+    fn to_simplex(self) -> Simplex {
         Simplex::from_points(self.as_slice())
     }
 
@@ -428,19 +435,39 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
             trace::record(trace, || step(&before));
             break GjkTermination::RepeatedSupport;
         }
+        // |v|² plus the rounding of recomputing it from another simplex (a few ulps).
+        let not_worse_sq = dist_sq * (1.0 + 8.0 * f32::EPSILON);
         let distance = dist_sq.sqrt();
         let lower_bound = support.point.dot(closest) / distance;
         if distance - lower_bound <= progress_tol {
-            trace::record(trace, || step(&before));
+            // The distance is final, but the direction of v is only accurate to about
+            // sqrt(2 · progress_tol / |v|) (the bound is quadratic in the angle): if v sits
+            // on a vertex next to the true closest edge, keeping the new point gives that
+            // edge, whose normal is exact. Keep it only when it does not make v worse.
+            let mut with_support = simplex;
+            with_support.push(support);
+            with_support.solve();
+            if with_support.len < 3 && with_support.closest().length_squared() <= not_worse_sq {
+                simplex = with_support;
+            }
+            trace::record(trace, || step(&simplex));
             break GjkTermination::NoProgress;
         }
 
         simplex.push(support);
         simplex.solve();
-        if simplex.len < 3 && simplex.closest().length_squared() >= dist_sq {
-            // Rounding made the step useless (or NaN crept in): keep the better simplex.
-            simplex = before;
-            trace::record(trace, || step(&before));
+        let new_dist_sq = simplex.closest().length_squared();
+        if simplex.len < 3 && (new_dist_sq.is_nan() || new_dist_sq >= dist_sq) {
+            // The step did not bring v closer. In exact arithmetic that cannot happen; in
+            // f32 it does when the new edge is almost perpendicular to v (its closest point
+            // is a hair inside it and improves |v| by less than rounding). The distance is
+            // then final. Keep the new simplex when it is no worse within rounding: it holds
+            // the closest edge, whose normal is the accurate one. Otherwise (or on NaN) go
+            // back to the old simplex.
+            if new_dist_sq.is_nan() || new_dist_sq > not_worse_sq {
+                simplex = before;
+            }
+            trace::record(trace, || step(&simplex));
             break GjkTermination::NoProgress;
         }
         trace::record(trace, || step(&simplex));
@@ -448,9 +475,10 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
     work.gjk_iterations += iterations;
 
     let (point_a, point_b) = simplex.witness_points();
-    let distance = match termination {
-        GjkTermination::ContainsOrigin => 0.0,
-        _ => simplex.closest().length(),
+    let closest = simplex.closest();
+    let (distance, normal) = match termination {
+        GjkTermination::ContainsOrigin => (0.0, Vec2::ZERO),
+        _ => (closest.length(), separation_normal(&simplex, closest)),
     };
     trace::record(trace, || {
         TraceStep::GjkEnd(GjkEnd {
@@ -465,10 +493,25 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
         distance,
         point_a,
         point_b,
+        normal,
         simplex: simplex.to_simplex(),
         termination,
         iterations,
     }
+}
+
+/// The unit normal from A towards B for separated cores: the closest point of A − B is
+/// `closest` = point_a − point_b, so the normal is −closest/|closest|; on an edge of A − B
+/// the edge's own normal (turned to face the origin) is the accurate version of the same
+/// direction. Zero when no direction can be formed.
+fn separation_normal(simplex: &WorkingSimplex, closest: Vec2) -> Vec2 {
+    if simplex.len == 2 {
+        let edge = simplex.vertices[1].point - simplex.vertices[0].point;
+        if let Some(n) = right_perp(edge).try_normalize() {
+            return if n.dot(closest) > 0.0 { -n } else { n };
+        }
+    }
+    (-closest).try_normalize().unwrap_or(Vec2::ZERO)
 }
 
 /// GJK (and EPA when the cores overlap) on one pair of convex pieces, radii included.
@@ -476,7 +519,8 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
 /// The shapes are the cores inflated by `a.radius` and `b.radius`:
 /// - cores apart (GJK distance d > 0): the inflated shapes' signed gap is d − rA − rB
 ///   along the closest-point direction, so `depth = rA + rB − d` (negative: separated by
-///   that much) and `normal = (point_b − point_a) / d`, from A towards B;
+///   that much) and the normal is GJK's `normal`, (point_b − point_a)/d computed from the
+///   closest edge of A − B when there is one (see [`GjkOutput::normal`]);
 /// - cores touching or overlapping: EPA gives the cores' depth and normal, and the radii
 ///   add to the depth along the same normal. A circle's core is one point; EPA still
 ///   works on point-vs-polygon (A − B is then the polygon shifted), and point-vs-point
@@ -493,15 +537,13 @@ pub(crate) fn penetration_gjk_epa(
 ) -> PairPenetration {
     let radii = input.a.radius + input.b.radius;
     let out = gjk(input, config, work, trace);
-    if out.distance > 0.0 {
-        if let Some(normal) = (out.point_b - out.point_a).try_normalize() {
-            return PairPenetration {
-                normal,
-                depth: radii - out.distance,
-            };
-        }
-        // A distance too small to normalise: treat as touching and let EPA decide.
+    if out.distance > 0.0 && out.normal != Vec2::ZERO {
+        return PairPenetration {
+            normal: out.normal,
+            depth: radii - out.distance,
+        };
     }
+    // Cores touching or overlapping (or a distance too small to give a direction): EPA.
     let pen = epa(input, &out.simplex, config, work, trace);
     PairPenetration {
         normal: pen.normal,
