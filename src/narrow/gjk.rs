@@ -527,8 +527,7 @@ fn separation_normal(simplex: &WorkingSimplex, closest: Vec2) -> Vec2 {
 ///   (concentric circles) stops `Degenerate` with a fixed normal.
 ///
 /// Returns depth > 0 for penetration, ≤ 0 when separated.
-// Called by the decomposed narrow phase (`compound.rs`, still a stub on this branch).
-#[cfg_attr(not(test), allow(dead_code))]
+// Called per convex piece pair by the decomposed narrow phase (`compound.rs`).
 pub(crate) fn penetration_gjk_epa(
     input: &GjkInput,
     config: &NarrowConfig,
