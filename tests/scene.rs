@@ -159,7 +159,13 @@ fn settings_choose_the_narrow_phase_and_names_may_use_some() {
 fn every_shipped_scene_loads_and_round_trips_bit_for_bit() {
     let dir = TempDir::new("round-trip");
     let paths = shipped_scenes();
-    for expected in ["convex_pairs.ron", "default.ron", "minimal.ron", "nonconvex_pairs.ron", "pool.ron"] {
+    for expected in [
+        "convex_pairs.ron",
+        "default.ron",
+        "minimal.ron",
+        "nonconvex_pairs.ron",
+        "pool.ron",
+    ] {
         assert!(paths.iter().any(|p| p.ends_with(expected)), "{expected} is shipped");
     }
     for path in paths {
@@ -177,12 +183,24 @@ fn every_shipped_scene_loads_and_round_trips_bit_for_bit() {
         assert_eq!(std::fs::read_to_string(&saved).expect("saved file"), again);
     }
     // Only the saved files: no temporary files left behind.
-    assert!(dir.entries().iter().all(|name| name.ends_with(".ron") && !name.starts_with('.')));
+    assert!(dir
+        .entries()
+        .iter()
+        .all(|name| name.ends_with(".ron") && !name.starts_with('.')));
 }
 
 #[test]
 fn floats_round_trip_exactly() {
-    let tricky = [0.1f32, -0.0, 1.0e-38, 3.402_823_5e38, 1.0 / 3.0, 16_777_217.0, 1.0e-7, -2.5e-5];
+    let tricky = [
+        0.1f32,
+        -0.0,
+        1.0e-38,
+        3.402_823_5e38,
+        1.0 / 3.0,
+        16_777_217.0,
+        1.0e-7,
+        -2.5e-5,
+    ];
     let mut def = SceneDef::default();
     for (i, &x) in tricky.iter().enumerate() {
         let mut body = scene::BodyDef::new(ShapeDef::Circle { radius: 0.5 + i as f32 });
@@ -256,15 +274,23 @@ fn wrong_type_and_unknown_variant_are_named() {
     assert!(matches!(e.problem, SceneProblem::WrongType { .. }), "{e}");
     assert_eq!(e.body.map(|b| b.index), Some(1));
 
-    let e = parse_err(&minimal_with("kind: Static,\n        ),", "kind: Floating,\n        ),"));
+    let e = parse_err(&minimal_with(
+        "kind: Static,\n        ),",
+        "kind: Floating,\n        ),",
+    ));
     assert_eq!(e.position, at(18, 19));
-    assert!(e.to_string().ends_with("body 2: unknown value `Floating` (expected one of `Static`, `Dynamic`, `Kinematic`)"));
+    assert!(e
+        .to_string()
+        .ends_with("body 2: unknown value `Floating` (expected one of `Static`, `Dynamic`, `Kinematic`)"));
 }
 
 #[test]
 fn missing_shape_is_reported_in_its_body() {
     let e = parse_err(&minimal_with("            shape: Circle(radius: 0.5),\n", ""));
-    assert!(matches!(&e.problem, SceneProblem::MissingField { field } if field == "shape"), "{e}");
+    assert!(
+        matches!(&e.problem, SceneProblem::MissingField { field } if field == "shape"),
+        "{e}"
+    );
     assert_eq!(e.body.map(|b| b.index), Some(1));
 }
 
@@ -274,29 +300,44 @@ fn negative_radius_points_at_the_radius() {
     assert_eq!(e.position, at(13, 35));
     assert_eq!(e.body.as_ref().map(|b| b.index), Some(1));
     assert_eq!(e.problem, SceneProblem::Shape(ShapeError::NonPositiveRadius(-0.5)));
-    assert_eq!(e.to_string(), "scenes/x.ron:13:35: body 1: the radius must be positive, got -0.5");
+    assert_eq!(
+        e.to_string(),
+        "scenes/x.ron:13:35: body 1: the radius must be positive, got -0.5"
+    );
     let e = parse_err(&minimal_with("radius: 0.5", "radius: 0.0"));
     assert_eq!(e.problem, SceneProblem::Shape(ShapeError::NonPositiveRadius(0.0)));
     let e = parse_err(&minimal_with("radius: 0.5", "radius: NaN"));
-    assert!(matches!(e.problem, SceneProblem::Shape(ShapeError::NonFiniteRadius(_))), "{e}");
+    assert!(
+        matches!(e.problem, SceneProblem::Shape(ShapeError::NonFiniteRadius(_))),
+        "{e}"
+    );
 }
 
 #[test]
 fn nan_and_infinite_numbers_are_refused_where_they_are() {
     let e = parse_err(&minimal_with("angle: 0.0", "angle: NaN"));
     assert_eq!(e.position, at(10, 20));
-    assert_eq!(e.to_string(), "scenes/x.ron:10:20: body 0 (\"ground\"): angle must be finite, got NaN");
+    assert_eq!(
+        e.to_string(),
+        "scenes/x.ron:10:20: body 0 (\"ground\"): angle must be finite, got NaN"
+    );
 
     let e = parse_err(&minimal_with("position: (0.0, 3.0)", "position: (0.0, inf)"));
     assert_eq!(e.position, at(14, 23));
-    assert!(matches!(e.problem, SceneProblem::InvalidValue { field: "position", .. }), "{e}");
+    assert!(
+        matches!(e.problem, SceneProblem::InvalidValue { field: "position", .. }),
+        "{e}"
+    );
 
     let e = parse_err(&minimal_with("gravity: (0.0, -9.81)", "gravity: (0.0, -1e39)"));
     assert_eq!((e.position, e.body.is_none()), (at(3, 14), true), "{e}");
 
     let e = parse_err(&minimal_with("(10.0, 0.5), (-10.0", "(10.0, NaN), (-10.0"));
     assert_eq!(e.position, at(8, 66), "{e}");
-    assert!(matches!(e.problem, SceneProblem::Shape(ShapeError::Polygon(PolygonError::NonFinite { index: 2, .. }))));
+    assert!(matches!(
+        e.problem,
+        SceneProblem::Shape(ShapeError::Polygon(PolygonError::NonFinite { index: 2, .. }))
+    ));
 
     let e = parse_err(&minimal_with("b: (5.0, 0.0)", "b: (5.0, -inf)"));
     assert_eq!(e.position, at(17, 47), "{e}");
@@ -312,7 +353,10 @@ fn material_ranges_are_checked() {
         ("restitution", "-0.5", "in [0, 1]"),
         ("angular_velocity", "inf", "finite"),
     ] {
-        let text = minimal_with("position: (0.0, 3.0),", &format!("position: (0.0, 3.0), {field}: {value},"));
+        let text = minimal_with(
+            "position: (0.0, 3.0),",
+            &format!("position: (0.0, 3.0), {field}: {value},"),
+        );
         let e = parse_err(&text);
         assert!(
             matches!(&e.problem, SceneProblem::InvalidValue { field: f, rule: r, .. } if *f == field && *r == rule),
@@ -334,9 +378,15 @@ fn shape_problems_name_the_body_and_point_at_the_shape() {
         "[(-10.0, -0.5), (10.0, -0.5), (10.0, 0.5), (-10.0, 0.5)]",
         "[(-10.0, -0.5), (10.0, -0.5)]",
     ));
-    assert!(matches!(e.problem, SceneProblem::Shape(ShapeError::Polygon(PolygonError::TooFewVertices { .. }))));
+    assert!(matches!(
+        e.problem,
+        SceneProblem::Shape(ShapeError::Polygon(PolygonError::TooFewVertices { .. }))
+    ));
     assert_eq!(e.position, at(8, 20));
-    assert!(e.to_string().starts_with("scenes/x.ron:8:20: body 0 (\"ground\"): "), "{e}");
+    assert!(
+        e.to_string().starts_with("scenes/x.ron:8:20: body 0 (\"ground\"): "),
+        "{e}"
+    );
 }
 
 /// Needs the polygon validation being merged from the geometry branch.
@@ -355,7 +405,10 @@ fn self_intersecting_polygon_names_the_crossing_edges() {
     );
     assert_eq!(e.position, at(8, 20));
     let message = e.to_string();
-    assert!(message.starts_with("scenes/x.ron:8:20: body 0 (\"ground\"): "), "{message}");
+    assert!(
+        message.starts_with("scenes/x.ron:8:20: body 0 (\"ground\"): "),
+        "{message}"
+    );
     assert!(message.contains("edge 0") && message.contains("edge 2"), "{message}");
 }
 
@@ -366,7 +419,11 @@ fn zero_area_polygon_is_refused() {
         "[(-10.0, -0.5), (10.0, -0.5), (10.0, 0.5), (-10.0, 0.5)]",
         "[(-10.0, 0.0), (0.0, 0.0), (10.0, 0.0)]",
     ));
-    assert_eq!(e.problem, SceneProblem::Shape(ShapeError::Polygon(PolygonError::ZeroArea)), "{e}");
+    assert_eq!(
+        e.problem,
+        SceneProblem::Shape(ShapeError::Polygon(PolygonError::ZeroArea)),
+        "{e}"
+    );
 }
 
 #[test]
@@ -380,7 +437,10 @@ fn a_newer_version_says_so_even_with_new_fields() {
     let e = parse_err(&minimal_with("version: 1,", "version: 0,"));
     assert_eq!(e.problem, SceneProblem::UnknownVersion { found: 0 });
     let e = parse_err("(bodies: [])");
-    assert!(matches!(&e.problem, SceneProblem::MissingField { field } if field == "version"), "{e}");
+    assert!(
+        matches!(&e.problem, SceneProblem::MissingField { field } if field == "version"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -425,7 +485,9 @@ fn failed_save_keeps_the_old_file_and_cleans_up() {
 
     // The temporary file cannot be created: the directory does not exist.
     let e = scene::save(dir.path().join("missing/scene.ron"), scene.def()).expect_err("no directory");
-    assert!(e.to_string().starts_with(&dir.path().join("missing/scene.ron").display().to_string()));
+    assert!(e
+        .to_string()
+        .starts_with(&dir.path().join("missing/scene.ron").display().to_string()));
 
     // A scene that would not load is not written, and the old file stays.
     let old = dir.path().join("old.ron");
