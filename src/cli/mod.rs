@@ -35,11 +35,18 @@ enum Command {
 #[derive(Debug, thiserror::Error)]
 enum CliError {
     /// The scene file is unreadable or invalid; its message carries file:line:column.
+    /// (Boxed: a scene error is large and would make every result carry its size.)
     #[error("{0}")]
-    Scene(#[from] SceneError),
+    Scene(Box<SceneError>),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
+}
+
+impl From<SceneError> for CliError {
+    fn from(e: SceneError) -> Self {
+        CliError::Scene(Box::new(e))
+    }
 }
 
 /// Parses the arguments, runs the command and turns the outcome into an exit status.
