@@ -444,7 +444,7 @@ mod tests {
         let c = foo.child(Step::Field("c")).expect("c in Foo");
         assert_eq!(&text[foo.start..foo.start + 3], "Foo");
         assert_eq!(&text[c.start..c.end], "'x'");
-        assert_eq!(line_column(text, b.start), (3, 29));
+        assert_eq!(line_column(text, b.start), (3, 27));
     }
 
     #[test]
