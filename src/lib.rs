@@ -13,3 +13,4 @@ pub mod bounds;
 pub mod geometry;
 pub mod math;
 pub mod narrow;
+pub mod scene;

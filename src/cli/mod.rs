@@ -1,0 +1,78 @@
+//! Command-line parsing (clap) and the dispatch to each command.
+//!
+//! Exit status: 0 on success (help included), 1 on any error, the message on stderr.
+//! A closed stdout (`collision-lab contacts … | head`) is not an error.
+
+mod contacts;
+
+use clap::{CommandFactory, Parser, Subcommand};
+use collision_lab::scene::SceneError;
+use std::process::ExitCode;
+
+/// A 2D physics sandbox and a laboratory for collision-detection algorithms.
+#[derive(Debug, Parser)]
+#[command(
+    name = "collision-lab",
+    version,
+    long_about = "Collision Lab: a 2D physics sandbox and a laboratory for collision-detection \
+algorithms (NonConvexSat, SatDecomposed, GjkEpa).\n\n\
+Run without a command, Collision Lab will open the interactive sandbox. The sandbox \
+window is not part of this version yet, so for now it prints this help.",
+    after_help = "Example:\n  collision-lab contacts scenes/convex_pairs.ron --algorithm GjkEpa"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Test every pair of a scene's bodies at their initial poses and print the contacts
+    Contacts(contacts::ContactsArgs),
+}
+
+/// Why a command failed.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    /// The scene file is unreadable or invalid; its message carries file:line:column.
+    /// (Boxed: a scene error is large and would make every result carry its size.)
+    #[error("{0}")]
+    Scene(Box<SceneError>),
+    /// Writing the output failed.
+    #[error("cannot write the output: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+impl From<SceneError> for CliError {
+    fn from(e: SceneError) -> Self {
+        CliError::Scene(Box::new(e))
+    }
+}
+
+/// Parses the arguments, runs the command and turns the outcome into an exit status.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with status 0; usage errors to stderr with 1.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        None => Cli::command().print_long_help().map_err(CliError::from),
+        Some(Command::Contacts(args)) => contacts::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! From definitions to runtime shapes: every check a scene must pass beyond its syntax.
+//!
+//! Each check names the path of the value it rejects, relative to the body
+//! (`shape.radius`, `position`), so the loader can point at it in the text.
+
+use super::def::{BodyDef, SceneDef, ShapeDef};
+use super::error::SceneProblem;
+use super::locate::Step;
+use crate::geometry::{Circle, Polygon, PolygonError, Segment, Shape, ShapeError};
+use crate::math::{Point, Vec2};
+
+/// A rejected value: where it is (path from the scene's root) and what is wrong.
+#[derive(Debug)]
+pub(crate) struct BuildError {
+    /// Index of the body, when the problem is inside one.
+    pub body: Option<usize>,
+    /// Path from the root value of the file to the offending value.
+    pub path: Vec<Step<'static>>,
+    /// What is wrong.
+    pub problem: SceneProblem,
+}
+
+/// Checks every value of `def` and builds the bodies' shapes, in body order.
+pub(crate) fn build_shapes(def: &SceneDef) -> Result<Vec<Shape>, BuildError> {
+    check_finite_point("gravity", def.gravity).map_err(|problem| BuildError {
+        body: None,
+        path: vec![Step::Field("gravity")],
+        problem,
+    })?;
+    def.bodies
+        .iter()
+        .enumerate()
+        .map(|(index, body)| {
+            build_body(body).map_err(|(sub_path, problem)| {
+                let mut path = vec![Step::Field("bodies"), Step::Index(index)];
+                path.extend(sub_path);
+                BuildError {
+                    body: Some(index),
+                    path,
+                    problem,
+                }
+            })
+        })
+        .collect()
+}
+
+type BodyResult<T> = Result<T, (Vec<Step<'static>>, SceneProblem)>;
+
+/// Checks one body's numbers and builds its shape.
+fn build_body(body: &BodyDef) -> BodyResult<Shape> {
+    let at = |field: &'static str| move |problem| (vec![Step::Field(field)], problem);
+    let shape = build_shape(&body.shape).map_err(|(sub_path, problem)| {
+        let mut path = vec![Step::Field("shape")];
+        path.extend(sub_path);
+        (path, problem)
+    })?;
+    check_finite_point("position", body.position).map_err(at("position"))?;
+    check_finite("angle", body.angle).map_err(at("angle"))?;
+    check_finite_point("linear_velocity", body.linear_velocity).map_err(at("linear_velocity"))?;
+    check_finite("angular_velocity", body.angular_velocity).map_err(at("angular_velocity"))?;
+    check_rule("density", body.density, "positive and finite", |d| {
+        d.is_finite() && d > 0.0
+    })
+    .map_err(at("density"))?;
+    check_rule("friction", body.friction, "finite and at least 0", |f| {
+        f.is_finite() && f >= 0.0
+    })
+    .map_err(at("friction"))?;
+    check_rule("restitution", body.restitution, "in [0, 1]", |r| {
+        (0.0..=1.0).contains(&r)
+    })
+    .map_err(at("restitution"))?;
+    Ok(shape)
+}
+
+/// Builds a shape, pointing at the value inside the shape that is wrong when there is
+/// one (a vertex, an end point, the radius).
+fn build_shape(def: &ShapeDef) -> BodyResult<Shape> {
+    // The variant's own position (`Polygon(`) stands for the whole shape.
+    let whole = |e: ShapeError| (Vec::new(), SceneProblem::Shape(e));
+    match def {
+        ShapeDef::Circle { radius } => Circle::new(*radius)
+            .map(Shape::Circle)
+            .map_err(|e| (vec![Step::Field("radius")], SceneProblem::Shape(e))),
+        ShapeDef::Segment { a, b } => {
+            check_finite_point("segment end point a", *a).map_err(|p| (vec![Step::Field("a")], p))?;
+            check_finite_point("segment end point b", *b).map_err(|p| (vec![Step::Field("b")], p))?;
+            Segment::new((*a).into(), (*b).into())
+                .map(Shape::Segment)
+                .map_err(whole)
+        }
+        ShapeDef::Polygon { points } => {
+            let vertices: Vec<Vec2> = points.iter().map(|&p| p.into()).collect();
+            Polygon::new(&vertices).map(Shape::Polygon).map_err(|e| match e {
+                PolygonError::NonFinite { index, .. } => (
+                    vec![Step::Field("points"), Step::Index(index)],
+                    SceneProblem::Shape(ShapeError::Polygon(e)),
+                ),
+                other => whole(ShapeError::Polygon(other)),
+            })
+        }
+    }
+}
+
+fn check_finite(field: &'static str, value: f32) -> Result<(), SceneProblem> {
+    check_rule(field, value, "finite", f32::is_finite)
+}
+
+fn check_rule(
+    field: &'static str,
+    value: f32,
+    rule: &'static str,
+    ok: impl Fn(f32) -> bool,
+) -> Result<(), SceneProblem> {
+    if ok(value) {
+        Ok(())
+    } else {
+        Err(SceneProblem::InvalidValue {
+            field,
+            value: format!("{value:?}"),
+            rule,
+        })
+    }
+}
+
+fn check_finite_point(field: &'static str, p: Point) -> Result<(), SceneProblem> {
+    if p.0.is_finite() && p.1.is_finite() {
+        Ok(())
+    } else {
+        Err(SceneProblem::InvalidValue {
+            field,
+            value: format!("({:?}, {:?})", p.0, p.1),
+            rule: "finite",
+        })
+    }
+}

@@ -1,0 +1,195 @@
+//! The scene file's data model: the only serde types of a scene.
+//!
+//! These structs are the public contract of the RON format. Everything the simulation
+//! needs at run time (shapes with cached geometry, poses) is built from them by
+//! [`super::Scene::from_def`]; nothing built is ever saved.
+//!
+//! Compatibility rules, so that files written today keep loading:
+//! - every field except a body's `shape` (and the file's `version`) has a default, so a
+//!   field added by a later version is optional in files written before it;
+//! - unknown fields are errors (`deny_unknown_fields`), so a typo never passes silently;
+//! - `version` changes only when an old reader would misread a new file.
+
+use crate::math::Point;
+use crate::narrow::Algorithm;
+use serde::{Deserialize, Serialize, Serializer};
+
+/// The scene format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Gravity when a file does not say: 9.81 m/s² downwards (y is up).
+pub const DEFAULT_GRAVITY: Point = Point(0.0, -9.81);
+/// Density when a body does not say (kg/m², areal density in 2D).
+pub const DEFAULT_DENSITY: f32 = 1.0;
+/// Coulomb friction coefficient when a body does not say.
+pub const DEFAULT_FRICTION: f32 = 0.6;
+/// Restitution (bounciness, 0 = no bounce, 1 = elastic) when a body does not say.
+pub const DEFAULT_RESTITUTION: f32 = 0.0;
+
+/// A whole scene file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneDef {
+    /// Format version; must be [`FORMAT_VERSION`]. Required, so that a file always says
+    /// which rules it follows.
+    pub version: u32,
+    /// Acceleration of gravity (m/s², world frame). Default (0, −9.81).
+    #[serde(default = "default_gravity")]
+    pub gravity: Point,
+    /// Simulation and detection settings. Default: all settings at their defaults.
+    #[serde(default)]
+    pub settings: SettingsDef,
+    /// The bodies, in file order; a body's index in this list is its identity on the
+    /// command line and in error messages. Default: none.
+    #[serde(default)]
+    pub bodies: Vec<BodyDef>,
+}
+
+impl Default for SceneDef {
+    fn default() -> Self {
+        SceneDef {
+            version: FORMAT_VERSION,
+            gravity: DEFAULT_GRAVITY,
+            settings: SettingsDef::default(),
+            bodies: Vec::new(),
+        }
+    }
+}
+
+/// Settings that apply to the whole scene.
+///
+/// Every field has a default so later versions can add settings (broad phase,
+/// resolution, rate, substeps, sleeping, continuous detection) without breaking old files.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsDef {
+    /// The narrow-phase algorithm: `NonConvexSat`, `SatDecomposed` or `GjkEpa`.
+    /// Default `NonConvexSat`.
+    #[serde(default)]
+    pub narrow_phase: Algorithm,
+}
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum BodyKind {
+    /// Never moves (ground, walls); infinite mass.
+    Static,
+    /// Moved by forces and contacts. The default.
+    #[default]
+    Dynamic,
+    /// Moved only by its own velocity; pushes dynamic bodies, is not pushed.
+    Kinematic,
+}
+
+/// One body: a shape placed in the world, with how it moves and its material.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyDef {
+    /// A name for messages and the user interface. Default: none. Written as a plain
+    /// string (`name: "ground"`); `Some("ground")` is accepted too.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "serialize_optional_name"
+    )]
+    pub name: Option<String>,
+    /// Static, Dynamic or Kinematic. Default `Dynamic`.
+    #[serde(default)]
+    pub kind: BodyKind,
+    /// The shape, in the body's local frame. Required.
+    pub shape: ShapeDef,
+    /// Where the body's local origin sits in the world (m). Default (0, 0).
+    #[serde(default)]
+    pub position: Point,
+    /// Rotation of the local frame (radians, counter-clockwise). Default 0.
+    #[serde(default)]
+    pub angle: f32,
+    /// Initial velocity of the local origin (m/s, world frame). Default (0, 0).
+    #[serde(default)]
+    pub linear_velocity: Point,
+    /// Initial angular velocity (rad/s, counter-clockwise). Default 0.
+    #[serde(default)]
+    pub angular_velocity: f32,
+    /// Areal density (kg/m²); must be positive. Default 1.0.
+    #[serde(default = "default_density")]
+    pub density: f32,
+    /// Coulomb friction coefficient; must be ≥ 0. Default 0.6.
+    #[serde(default = "default_friction")]
+    pub friction: f32,
+    /// Restitution in [0, 1]. Default 0.0.
+    #[serde(default = "default_restitution")]
+    pub restitution: f32,
+}
+
+impl BodyDef {
+    /// A body with `shape` and every other field at its documented default.
+    pub fn new(shape: ShapeDef) -> Self {
+        BodyDef {
+            name: None,
+            kind: BodyKind::default(),
+            shape,
+            position: Point::default(),
+            angle: 0.0,
+            linear_velocity: Point::default(),
+            angular_velocity: 0.0,
+            density: DEFAULT_DENSITY,
+            friction: DEFAULT_FRICTION,
+            restitution: DEFAULT_RESTITUTION,
+        }
+    }
+
+    /// The body's initial pose (local frame to world).
+    pub fn pose(&self) -> crate::math::Pose {
+        crate::math::Pose::new(self.position.into(), self.angle)
+    }
+}
+
+/// A shape as written in a file; all points in the body's local frame (m).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ShapeDef {
+    /// A circle centred on the body's origin.
+    Circle {
+        /// Radius (m); must be positive and finite.
+        radius: f32,
+    },
+    /// A simple polygon, convex or not, in either orientation (it is made
+    /// counter-clockwise when built); it must not cross itself.
+    Polygon {
+        /// The vertices, at least three distinct ones.
+        points: Vec<Point>,
+    },
+    /// A line segment between two distinct points, with no thickness.
+    Segment {
+        /// First end point.
+        a: Point,
+        /// Second end point.
+        b: Point,
+    },
+}
+
+fn default_gravity() -> Point {
+    DEFAULT_GRAVITY
+}
+
+fn default_density() -> f32 {
+    DEFAULT_DENSITY
+}
+
+fn default_friction() -> f32 {
+    DEFAULT_FRICTION
+}
+
+fn default_restitution() -> f32 {
+    DEFAULT_RESTITUTION
+}
+
+/// Writes `Some(name)` as the bare string, the form people type. Only called for `Some`
+/// (the field is skipped when `None`). Reading needs no helper: the loader enables RON's
+/// `implicit_some` extension, which accepts both `"ground"` and `Some("ground")`.
+fn serialize_optional_name<S: Serializer>(name: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+    match name {
+        Some(name) => s.serialize_str(name),
+        None => s.serialize_none(),
+    }
+}
