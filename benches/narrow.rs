@@ -18,7 +18,9 @@ fn star(points: usize, outer: f32, inner: f32) -> Shape {
 }
 
 fn ngon(n: usize, r: f32) -> Shape {
-    let v: Vec<Vec2> = (0..n).map(|i| Vec2::from_angle(i as f32 * TAU / n as f32) * r).collect();
+    let v: Vec<Vec2> = (0..n)
+        .map(|i| Vec2::from_angle(i as f32 * TAU / n as f32) * r)
+        .collect();
     Shape::Polygon(Polygon::new(&v).unwrap())
 }
 
@@ -37,17 +39,30 @@ fn bench(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new(alg.name(), name), &(), |bench, _| {
                 bench.iter(|| collide(black_box(a), &pose_a, black_box(b), &pose_b, alg, &config, None))
             });
-            group.bench_with_input(BenchmarkId::new(format!("{}+trace", alg.name()), name), &(), |bench, _| {
-                bench.iter(|| {
-                    let mut trace = Trace::new();
-                    collide(black_box(a), &pose_a, black_box(b), &pose_b, alg, &config, Some(&mut trace))
-                })
-            });
+            group.bench_with_input(
+                BenchmarkId::new(format!("{}+trace", alg.name()), name),
+                &(),
+                |bench, _| {
+                    bench.iter(|| {
+                        let mut trace = Trace::new();
+                        collide(
+                            black_box(a),
+                            &pose_a,
+                            black_box(b),
+                            &pose_b,
+                            alg,
+                            &config,
+                            Some(&mut trace),
+                        )
+                    })
+                },
+            );
         }
     }
     // parry2d on the convex pair, as a reference point for the convex case.
-    let hex: Vec<parry2d::math::Vector> =
-        (0..6).map(|i| parry2d::math::Vector::new((i as f32 * TAU / 6.0).cos(), (i as f32 * TAU / 6.0).sin())).collect();
+    let hex: Vec<parry2d::math::Vector> = (0..6)
+        .map(|i| parry2d::math::Vector::new((i as f32 * TAU / 6.0).cos(), (i as f32 * TAU / 6.0).sin()))
+        .collect();
     let phex = parry2d::shape::ConvexPolygon::from_convex_polyline(hex).unwrap();
     let ppa = parry2d::math::Pose::new(parry2d::math::Vector::new(0.0, 0.0), 0.1);
     let ppb = parry2d::math::Pose::new(parry2d::math::Vector::new(1.5, 0.3), 0.7);

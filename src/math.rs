@@ -45,7 +45,7 @@ impl Rot {
 
     /// `self * other`: first `other`, then `self`.
     #[inline]
-    pub fn mul(self, other: Rot) -> Rot {
+    pub fn compose(self, other: Rot) -> Rot {
         Rot {
             cos: self.cos * other.cos - self.sin * other.sin,
             sin: self.sin * other.cos + self.cos * other.sin,
@@ -121,11 +121,12 @@ impl Pose {
         self.rotation.apply_inv(vector)
     }
 
-    /// `self * other`: the pose of a frame given in `self`'s local frame.
-    pub fn mul(&self, other: &Pose) -> Pose {
+    /// `self * other`: the pose, in `self`'s parent frame, of a frame given in `self`'s
+    /// local frame.
+    pub fn compose(&self, other: &Pose) -> Pose {
         Pose {
             translation: self.apply_point(other.translation),
-            rotation: self.rotation.mul(other.rotation),
+            rotation: self.rotation.compose(other.rotation),
         }
     }
 

@@ -12,7 +12,10 @@ fn all(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) {
     let config = NarrowConfig::default();
     for alg in Algorithm::ALL {
         let c = collide(a, pa, b, pb, alg, &config, None);
-        assert!(c.depth.is_finite() && c.mtv.is_finite() && c.normal.is_finite(), "{alg}: {c:?}");
+        assert!(
+            c.depth.is_finite() && c.mtv.is_finite() && c.normal.is_finite(),
+            "{alg}: {c:?}"
+        );
         if c.intersect {
             assert!(c.depth > 0.0 && (c.normal.length() - 1.0).abs() < 1e-3, "{alg}: {c:?}");
         }
@@ -48,11 +51,21 @@ fn identical_shapes_at_one_pose() {
 #[test]
 fn vertex_touching_vertex_and_edges_touching() {
     let sq = poly(&[(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]);
-    for d in [Vec2::new(1.0, 1.0), Vec2::new(1.0, 0.0), Vec2::new(1.0, 0.5), Vec2::new(0.0, 1.0)] {
+    for d in [
+        Vec2::new(1.0, 1.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::new(1.0, 0.5),
+        Vec2::new(0.0, 1.0),
+    ] {
         all(&sq, &Pose::IDENTITY, &sq, &Pose::new(d, 0.0));
     }
     // A diamond's vertex on a square's edge.
-    all(&sq, &Pose::IDENTITY, &sq, &Pose::new(Vec2::new(0.5 + 0.5 * 2f32.sqrt(), 0.0), std::f32::consts::FRAC_PI_4));
+    all(
+        &sq,
+        &Pose::IDENTITY,
+        &sq,
+        &Pose::new(Vec2::new(0.5 + 0.5 * 2f32.sqrt(), 0.0), std::f32::consts::FRAC_PI_4),
+    );
 }
 
 #[test]
@@ -71,7 +84,12 @@ fn huge_and_tiny_coordinates() {
     let tiny = Shape::Polygon(Polygon::new(&star(5, 1e-3, 4e-4)).unwrap());
     let huge = Shape::Polygon(Polygon::new(&star(5, 1e4, 4e3)).unwrap());
     let unit = Shape::Polygon(Polygon::new(&star(5, 1.0, 0.4)).unwrap());
-    all(&unit, &Pose::new(Vec2::splat(1e5), 0.3), &unit, &Pose::new(Vec2::new(1e5 + 0.7, 1e5), 0.0));
+    all(
+        &unit,
+        &Pose::new(Vec2::splat(1e5), 0.3),
+        &unit,
+        &Pose::new(Vec2::new(1e5 + 0.7, 1e5), 0.0),
+    );
     all(&tiny, &Pose::IDENTITY, &tiny, &Pose::new(Vec2::new(1e-3, 0.0), 0.2));
     all(&huge, &Pose::IDENTITY, &huge, &Pose::new(Vec2::new(5e3, 0.0), 0.2));
     all(&huge, &Pose::IDENTITY, &tiny, &Pose::new(Vec2::new(5e3, 0.0), 0.2));
@@ -83,7 +101,15 @@ fn non_finite_poses_do_not_panic() {
     let config = NarrowConfig::default();
     for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
         for alg in Algorithm::ALL {
-            let c = collide(&star, &Pose::new(Vec2::new(bad, 0.0), 0.0), &star, &Pose::IDENTITY, alg, &config, None);
+            let c = collide(
+                &star,
+                &Pose::new(Vec2::new(bad, 0.0), 0.0),
+                &star,
+                &Pose::IDENTITY,
+                alg,
+                &config,
+                None,
+            );
             assert!(!c.intersect || c.depth.is_finite(), "{alg}: {c:?}");
         }
     }

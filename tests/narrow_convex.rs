@@ -22,12 +22,15 @@ enum ParryShape {
 fn to_parry(shape: &Shape) -> ParryShape {
     match shape {
         Shape::Circle(c) => ParryShape::Ball(parry2d::shape::Ball::new(c.radius())),
-        Shape::Segment(s) => {
-            ParryShape::Segment(parry2d::shape::Segment::new(PVec::new(s.a().x, s.a().y), PVec::new(s.b().x, s.b().y)))
-        }
+        Shape::Segment(s) => ParryShape::Segment(parry2d::shape::Segment::new(
+            PVec::new(s.a().x, s.a().y),
+            PVec::new(s.b().x, s.b().y),
+        )),
         Shape::Polygon(p) => ParryShape::Polygon(
-            parry2d::shape::ConvexPolygon::from_convex_hull(&p.vertices().iter().map(|v| PVec::new(v.x, v.y)).collect::<Vec<_>>())
-                .expect("a valid convex polygon"),
+            parry2d::shape::ConvexPolygon::from_convex_hull(
+                &p.vertices().iter().map(|v| PVec::new(v.x, v.y)).collect::<Vec<_>>(),
+            )
+            .expect("a valid convex polygon"),
         ),
     }
 }
@@ -60,7 +63,11 @@ fn parry_intersects(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
 /// Scale for tolerances: shape sizes plus coordinate magnitude (f32 rounding grows with
 /// both).
 fn scale(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f32 {
-    a.size().max(b.size()) + pa.translation.abs().max_element().max(pb.translation.abs().max_element())
+    a.size().max(b.size())
+        + pa.translation
+            .abs()
+            .max_element()
+            .max(pb.translation.abs().max_element())
 }
 
 fn run_all(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> [Contact; 3] {
@@ -77,7 +84,14 @@ fn world64(shape: &Shape, pose: &Pose) -> Vec<(f64, f64)> {
     };
     let (c, s) = (pose.rotation.cos as f64, pose.rotation.sin as f64);
     let (tx, ty) = (pose.translation.x as f64, pose.translation.y as f64);
-    v.iter().map(|p| (c * p.x as f64 - s * p.y as f64 + tx, s * p.x as f64 + c * p.y as f64 + ty)).collect()
+    v.iter()
+        .map(|p| {
+            (
+                c * p.x as f64 - s * p.y as f64 + tx,
+                s * p.x as f64 + c * p.y as f64 + ty,
+            )
+        })
+        .collect()
 }
 
 /// Signed distance from `p` to a convex polygon or segment (negative inside), f64.
@@ -126,7 +140,9 @@ fn exact_depth64(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f64 {
                     .collect()
             };
             let proj = |v: &[(f64, f64)], n: (f64, f64)| {
-                v.iter().map(|p| p.0 * n.0 + p.1 * n.1).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| (lo.min(d), hi.max(d)))
+                v.iter()
+                    .map(|p| p.0 * n.0 + p.1 * n.1)
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| (lo.min(d), hi.max(d)))
             };
             normals(&va)
                 .into_iter()
@@ -220,9 +236,17 @@ fn unit_squares_offset_by_0_6_overlap_0_4_along_x() {
 #[test]
 fn touching_squares_do_not_intersect_in_any_algorithm() {
     let sq = poly(&[(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]);
-    for pb in [Pose::new(Vec2::new(1.0, 0.0), 0.0), Pose::new(Vec2::new(1.0, 1.0), 0.0), Pose::new(Vec2::new(0.3, 1.0), 0.0)] {
+    for pb in [
+        Pose::new(Vec2::new(1.0, 0.0), 0.0),
+        Pose::new(Vec2::new(1.0, 1.0), 0.0),
+        Pose::new(Vec2::new(0.3, 1.0), 0.0),
+    ] {
         for c in run_all(&sq, &Pose::IDENTITY, &sq, &pb) {
-            assert!(!c.intersect, "touching at {:?} reported as intersecting: {:?}", pb.translation, c);
+            assert!(
+                !c.intersect,
+                "touching at {:?} reported as intersecting: {:?}",
+                pb.translation, c
+            );
         }
     }
 }
@@ -236,7 +260,12 @@ fn circle_pairs_agree() {
     for c in run_all(&sq, &Pose::IDENTITY, &c1, &pc) {
         assert!(c.intersect);
         let expected = 0.5 - (0.3f32 * 2f32.sqrt());
-        assert!((c.depth - expected).abs() < 1e-5, "depth {} expected {}", c.depth, expected);
+        assert!(
+            (c.depth - expected).abs() < 1e-5,
+            "depth {} expected {}",
+            c.depth,
+            expected
+        );
         assert!((c.normal - Vec2::new(1.0, 1.0).normalize()).length() < 1e-4);
     }
 }

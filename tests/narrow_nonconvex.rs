@@ -12,7 +12,9 @@ use geo::{Area, BooleanOps};
 use proptest::prelude::*;
 
 fn to_geo(shape: &Shape, pose: &Pose) -> geo::Polygon<f64> {
-    let Shape::Polygon(p) = shape else { panic!("polygons only") };
+    let Shape::Polygon(p) = shape else {
+        panic!("polygons only")
+    };
     let pts: Vec<(f64, f64)> = p
         .vertices()
         .iter()
@@ -101,7 +103,16 @@ fn exact_depth_of_unit_squares_offset_by_0_6_0_1_is_0_4_along_minus_x() {
 //  +------------+
 #[test]
 fn exact_depth_of_a_box_sunk_into_a_u_floor() {
-    let u = poly(&[(0.0, 0.0), (3.0, 0.0), (3.0, 3.0), (2.0, 3.0), (2.0, 1.0), (1.0, 1.0), (1.0, 3.0), (0.0, 3.0)]);
+    let u = poly(&[
+        (0.0, 0.0),
+        (3.0, 0.0),
+        (3.0, 3.0),
+        (2.0, 3.0),
+        (2.0, 1.0),
+        (1.0, 1.0),
+        (1.0, 3.0),
+        (0.0, 3.0),
+    ]);
     let bx = poly(&[(-0.4, -0.4), (0.4, -0.4), (0.4, 0.4), (-0.4, 0.4)]);
     let pb = Pose::new(Vec2::new(1.5, 1.2), 0.0);
     let e = exact_penetration(&u, &Pose::IDENTITY, &bx, &pb).unwrap();

@@ -94,7 +94,11 @@ fn decomposition_algorithms_have_no_disagreements_on_the_same_sample() {
     for alg in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
         let r = measure(alg, 400);
         println!("{alg}: {r:?}");
-        assert_eq!((r.false_positive, r.false_negative, r.mtv_leaves_overlap), (0, 0, 0), "{alg}");
+        assert_eq!(
+            (r.false_positive, r.false_negative, r.mtv_leaves_overlap),
+            (0, 0, 0),
+            "{alg}"
+        );
     }
 }
 

@@ -12,7 +12,16 @@ use collision_lab::narrow::{collide, Algorithm, NarrowConfig};
 use common::*;
 
 fn u_shape() -> Shape {
-    poly(&[(0.0, 0.0), (3.0, 0.0), (3.0, 3.0), (2.0, 3.0), (2.0, 1.0), (1.0, 1.0), (1.0, 3.0), (0.0, 3.0)])
+    poly(&[
+        (0.0, 0.0),
+        (3.0, 0.0),
+        (3.0, 3.0),
+        (2.0, 3.0),
+        (2.0, 1.0),
+        (1.0, 1.0),
+        (1.0, 3.0),
+        (0.0, 3.0),
+    ])
 }
 
 fn square(half: f32) -> Shape {
@@ -29,11 +38,34 @@ fn false_positive_box_in_u_notch() {
     let (u, bx) = (u_shape(), square(0.3));
     let pose_box = Pose::new(Vec2::new(1.5, 2.0), 0.0);
     let config = NarrowConfig::default();
-    assert!(!polygons_overlap(&bx, &pose_box, &u, &Pose::IDENTITY), "the exact answer: no overlap");
-    let heuristic = collide(&bx, &pose_box, &u, &Pose::IDENTITY, Algorithm::NonConvexSat, &config, None);
+    assert!(
+        !polygons_overlap(&bx, &pose_box, &u, &Pose::IDENTITY),
+        "the exact answer: no overlap"
+    );
+    let heuristic = collide(
+        &bx,
+        &pose_box,
+        &u,
+        &Pose::IDENTITY,
+        Algorithm::NonConvexSat,
+        &config,
+        None,
+    );
     assert!(heuristic.intersect, "seed 000 with a convex A cannot see the notch");
-    assert!((heuristic.depth - 1.3).abs() < 1e-5, "least overlap is on y: {}", heuristic.depth);
-    let swapped = collide(&u, &Pose::IDENTITY, &bx, &pose_box, Algorithm::NonConvexSat, &config, None);
+    assert!(
+        (heuristic.depth - 1.3).abs() < 1e-5,
+        "least overlap is on y: {}",
+        heuristic.depth
+    );
+    let swapped = collide(
+        &u,
+        &Pose::IDENTITY,
+        &bx,
+        &pose_box,
+        Algorithm::NonConvexSat,
+        &config,
+        None,
+    );
     assert!(!swapped.intersect, "with the U as A, step 7 rejects every edge");
     for alg in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
         assert!(!collide(&bx, &pose_box, &u, &Pose::IDENTITY, alg, &config, None).intersect);
@@ -54,7 +86,15 @@ fn wrong_mtv_box_sunk_into_u_floor() {
     let exact = exact_penetration(&u, &Pose::IDENTITY, &bx, &pose_box).unwrap();
     assert!((exact.depth - 0.2).abs() < 1e-5);
     let mut trace = Trace::new();
-    let c = collide(&u, &Pose::IDENTITY, &bx, &pose_box, Algorithm::NonConvexSat, &config, Some(&mut trace));
+    let c = collide(
+        &u,
+        &Pose::IDENTITY,
+        &bx,
+        &pose_box,
+        Algorithm::NonConvexSat,
+        &config,
+        Some(&mut trace),
+    );
     assert!(c.intersect);
     assert!((c.depth - 1.6).abs() < 1e-5, "depth {}", c.depth);
     assert!((c.mtv - Vec2::new(0.0, 1.6)).length() < 1e-5, "mtv {:?}", c.mtv);
@@ -70,7 +110,10 @@ fn wrong_mtv_box_sunk_into_u_floor() {
     assert_eq!(straddling, vec![4]);
     for alg in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
         let d = collide(&u, &Pose::IDENTITY, &bx, &pose_box, alg, &config, None);
-        assert!((d.depth - 0.2).abs() < 1e-5 && (d.mtv - Vec2::new(0.0, -0.2)).length() < 1e-4, "{alg}: {d:?}");
+        assert!(
+            (d.depth - 0.2).abs() < 1e-5 && (d.mtv - Vec2::new(0.0, -0.2)).length() < 1e-4,
+            "{alg}: {d:?}"
+        );
     }
 }
 
@@ -85,9 +128,23 @@ fn false_negative_box_inside_star() {
     let bx = square(0.05);
     let config = NarrowConfig::default();
     assert!(polygons_overlap(&star, &Pose::IDENTITY, &bx, &Pose::IDENTITY));
-    assert!(!collide(&star, &Pose::IDENTITY, &bx, &Pose::IDENTITY, Algorithm::NonConvexSat, &config, None).intersect);
+    assert!(
+        !collide(
+            &star,
+            &Pose::IDENTITY,
+            &bx,
+            &Pose::IDENTITY,
+            Algorithm::NonConvexSat,
+            &config,
+            None
+        )
+        .intersect
+    );
     for alg in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
-        assert!(collide(&star, &Pose::IDENTITY, &bx, &Pose::IDENTITY, alg, &config, None).intersect, "{alg}");
+        assert!(
+            collide(&star, &Pose::IDENTITY, &bx, &Pose::IDENTITY, alg, &config, None).intersect,
+            "{alg}"
+        );
     }
 }
 
@@ -95,7 +152,15 @@ fn false_negative_box_inside_star() {
 fn seed000_trace_lists_axes_in_the_papers_order() {
     let (u, bx) = (u_shape(), square(0.4));
     let mut trace = Trace::new();
-    collide(&u, &Pose::IDENTITY, &bx, &Pose::new(Vec2::new(1.5, 1.2), 0.0), Algorithm::NonConvexSat, &NarrowConfig::default(), Some(&mut trace));
+    collide(
+        &u,
+        &Pose::IDENTITY,
+        &bx,
+        &Pose::new(Vec2::new(1.5, 1.2), 0.0),
+        Algorithm::NonConvexSat,
+        &NarrowConfig::default(),
+        Some(&mut trace),
+    );
     let axes: Vec<usize> = trace
         .steps
         .iter()

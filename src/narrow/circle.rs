@@ -22,7 +22,10 @@ pub(crate) fn penetration_circle_circle(radius_a: f32, pose_a: &Pose, radius_b: 
     // Coincident centres have no preferred direction; +y is an arbitrary but
     // deterministic choice (it pushes A down, out of B).
     let normal = if distance > 0.0 { d / distance } else { Vec2::Y };
-    PairPenetration { normal, depth: radius_a + radius_b - distance }
+    PairPenetration {
+        normal,
+        depth: radius_a + radius_b - distance,
+    }
 }
 
 /// The closest boundary feature of an outline to a point, and which side it is on.
@@ -55,7 +58,11 @@ pub(crate) fn closest_feature(outline: &ConvexView, local_point: Vec2) -> Closes
         let p1 = v[(i + 1) % n];
         let e = p1 - p0;
         let len2 = e.length_squared();
-        let t = if len2 > 0.0 { ((local_point - p0).dot(e) / len2).clamp(0.0, 1.0) } else { 0.0 };
+        let t = if len2 > 0.0 {
+            ((local_point - p0).dot(e) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         let q = p0 + e * t;
         let d2 = (local_point - q).length_squared();
         if d2 < best_d2 {
@@ -160,7 +167,10 @@ pub(crate) fn penetration_outline_circle(
     });
     // Normal from A (the outline) towards B (the circle): the outward direction at the
     // closest feature. Depth: the radius minus the signed distance of the centre.
-    PairPenetration { normal: pose_a.apply_vector(f.local_normal), depth: radius_b - f.distance }
+    PairPenetration {
+        normal: pose_a.apply_vector(f.local_normal),
+        depth: radius_b - f.distance,
+    }
 }
 
 #[cfg(test)]
@@ -172,11 +182,25 @@ mod tests {
     //    |  .  |
     //  0 +-----+
     //    0     2
-    const BOX: [Vec2; 4] = [Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), Vec2::new(2.0, 2.0), Vec2::new(0.0, 2.0)];
-    const BOX_NORMALS: [Vec2; 4] = [Vec2::new(0.0, -1.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0), Vec2::new(-1.0, 0.0)];
+    const BOX: [Vec2; 4] = [
+        Vec2::new(0.0, 0.0),
+        Vec2::new(2.0, 0.0),
+        Vec2::new(2.0, 2.0),
+        Vec2::new(0.0, 2.0),
+    ];
+    const BOX_NORMALS: [Vec2; 4] = [
+        Vec2::new(0.0, -1.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::new(0.0, 1.0),
+        Vec2::new(-1.0, 0.0),
+    ];
 
     fn view() -> ConvexView<'static> {
-        ConvexView { vertices: &BOX, normals: &BOX_NORMALS, radius: 0.0 }
+        ConvexView {
+            vertices: &BOX,
+            normals: &BOX_NORMALS,
+            radius: 0.0,
+        }
     }
 
     #[test]

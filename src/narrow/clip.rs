@@ -55,13 +55,21 @@ pub(crate) fn contact_points(
         // sits halfway to A's surface.
         let local = pose_b.apply_inv_vector(-world_normal);
         let deepest = pose_b.apply_point(b.vertices[b.support_index(local)]) - world_normal * b.radius;
-        points.push(ContactPoint { point: deepest + world_normal * (0.5 * depth), depth, id });
+        points.push(ContactPoint {
+            point: deepest + world_normal * (0.5 * depth),
+            depth,
+            id,
+        });
         return points;
     }
     if a.radius > 0.0 || a.normals.is_empty() {
         let local = pose_a.apply_inv_vector(world_normal);
         let deepest = pose_a.apply_point(a.vertices[a.support_index(local)]) + world_normal * a.radius;
-        points.push(ContactPoint { point: deepest - world_normal * (0.5 * depth), depth, id });
+        points.push(ContactPoint {
+            point: deepest - world_normal * (0.5 * depth),
+            depth,
+            id,
+        });
         return points;
     }
 
@@ -177,7 +185,16 @@ mod tests {
         let ground = rect(4.0, 1.0);
         let bx = rect(1.0, 1.0);
         let pose_b = Pose::new(Vec2::new(0.0, 0.9), 0.0);
-        let pts = contact_points(&ground.piece(0), &Pose::IDENTITY, &bx.piece(0), &pose_b, Vec2::Y, 0.1, (0, 0), &mut None);
+        let pts = contact_points(
+            &ground.piece(0),
+            &Pose::IDENTITY,
+            &bx.piece(0),
+            &pose_b,
+            Vec2::Y,
+            0.1,
+            (0, 0),
+            &mut None,
+        );
         assert_eq!(pts.len(), 2);
         for p in pts.as_slice() {
             assert!((p.depth - 0.1).abs() < 1e-5);
@@ -193,7 +210,16 @@ mod tests {
         let bx = rect(1.0, 1.0);
         let half_diag = 0.5 * 2f32.sqrt();
         let pose_b = Pose::new(Vec2::new(0.0, 0.5 + half_diag - 0.05), std::f32::consts::FRAC_PI_4);
-        let pts = contact_points(&ground.piece(0), &Pose::IDENTITY, &bx.piece(0), &pose_b, Vec2::Y, 0.05, (0, 0), &mut None);
+        let pts = contact_points(
+            &ground.piece(0),
+            &Pose::IDENTITY,
+            &bx.piece(0),
+            &pose_b,
+            Vec2::Y,
+            0.05,
+            (0, 0),
+            &mut None,
+        );
         assert_eq!(pts.len(), 1);
         assert!(pts.as_slice()[0].point.x.abs() < 1e-4);
     }

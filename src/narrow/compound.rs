@@ -60,7 +60,12 @@ fn test_pair(
 ) -> PairPenetration {
     match test {
         PairTest::GjkEpa => {
-            let input = GjkInput { a: *a, pose_a: *pose_a, b: *b, pose_b: *pose_b };
+            let input = GjkInput {
+                a: *a,
+                pose_a: *pose_a,
+                b: *b,
+                pose_b: *pose_b,
+            };
             penetration_gjk_epa(&input, config, work, trace)
         }
         PairTest::Sat => {
@@ -70,7 +75,10 @@ fn test_pair(
                 (false, true) => penetration_outline_circle(a, pose_a, b.radius, pose_b, pieces.0, trace),
                 (true, false) => {
                     let p = penetration_outline_circle(b, pose_b, a.radius, pose_a, pieces.1, trace);
-                    PairPenetration { normal: -p.normal, depth: p.depth }
+                    PairPenetration {
+                        normal: -p.normal,
+                        depth: p.depth,
+                    }
                 }
                 (false, false) => {
                     penetration_sat(a, pose_a, b, pose_b, pieces, config.separating_gap(scale), work, trace)
@@ -100,7 +108,11 @@ pub(crate) fn collide_compound(
         for (j, box_b) in boxes_b.iter().enumerate() {
             work.bv_tests += 1;
             let overlap = box_a.overlaps(box_b);
-            record(trace, || TraceStep::BoundsTest { piece_a: i, piece_b: j, overlap });
+            record(trace, || TraceStep::BoundsTest {
+                piece_a: i,
+                piece_b: j,
+                overlap,
+            });
             if !overlap {
                 continue;
             }
@@ -120,7 +132,9 @@ pub(crate) fn collide_compound(
         [(i, j, pen)] if na == 1 && nb == 1 => {
             contact_from_pair(&a.piece(*i), pose_a, &b.piece(*j), pose_b, *pen, (*i, *j), work, trace)
         }
-        _ => combine(a, pose_a, b, pose_b, &boxes_a, &boxes_b, &hits, scale, config, work, trace),
+        _ => combine(
+            a, pose_a, b, pose_b, &boxes_a, &boxes_b, &hits, scale, config, work, trace,
+        ),
     }
 }
 
@@ -168,7 +182,12 @@ fn combine(
                 let (va, vb) = (a.piece(i), b.piece(j));
                 let hull = hulls[i * nb + j].get_or_insert_with(|| minkowski_difference_hull(va, pose_a, vb, pose_b));
                 if let Some((s_in, s_out)) = ray_interval(hull, va.radius + vb.radius, n) {
-                    intervals.push(RayInterval { s_in, s_out, piece_a: i, piece_b: j });
+                    intervals.push(RayInterval {
+                        s_in,
+                        s_out,
+                        piece_a: i,
+                        piece_b: j,
+                    });
                 }
             }
         }
@@ -197,7 +216,16 @@ fn combine(
     let mut candidates: Vec<ContactPoint> = Vec::new();
     for iv in best_intervals.iter().filter(|iv| iv.s_in < -tol && iv.s_out > tol) {
         let (va, vb) = (a.piece(iv.piece_a), b.piece(iv.piece_b));
-        let pts = contact_points(&va, pose_a, &vb, pose_b, normal, iv.s_out, (iv.piece_a, iv.piece_b), trace);
+        let pts = contact_points(
+            &va,
+            pose_a,
+            &vb,
+            pose_b,
+            normal,
+            iv.s_out,
+            (iv.piece_a, iv.piece_b),
+            trace,
+        );
         candidates.extend_from_slice(pts.as_slice());
     }
     let points = reduce_to_two(&candidates);
@@ -207,7 +235,11 @@ fn combine(
 /// The deepest point, and the point farthest from it.
 fn reduce_to_two(candidates: &[ContactPoint]) -> ContactPoints {
     let mut out = ContactPoints::EMPTY;
-    let Some(first) = candidates.iter().copied().reduce(|p, q| if q.depth > p.depth { q } else { p }) else {
+    let Some(first) = candidates
+        .iter()
+        .copied()
+        .reduce(|p, q| if q.depth > p.depth { q } else { p })
+    else {
         return out;
     };
     out.push(first);
@@ -343,7 +375,12 @@ mod tests {
 
     #[test]
     fn first_exit_chains_overlapping_intervals() {
-        let iv = |s_in, s_out| RayInterval { s_in, s_out, piece_a: 0, piece_b: 0 };
+        let iv = |s_in, s_out| RayInterval {
+            s_in,
+            s_out,
+            piece_a: 0,
+            piece_b: 0,
+        };
         let mut ivs = [iv(-1.0, 0.5), iv(0.2, 1.5), iv(2.0, 3.0)];
         assert_eq!(first_exit(&mut ivs, 1e-6), 1.5);
         // An interval that starts exactly where the sweep stands only touches.
@@ -353,7 +390,12 @@ mod tests {
 
     #[test]
     fn ray_interval_of_a_square_and_a_rounded_square() {
-        let sq = [Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0)];
+        let sq = [
+            Vec2::new(-1.0, -1.0),
+            Vec2::new(1.0, -1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(-1.0, 1.0),
+        ];
         assert_eq!(ray_interval(&sq, 0.0, Vec2::X), Some((-1.0, 1.0)));
         let (s0, s1) = ray_interval(&sq, 0.5, Vec2::X).unwrap();
         assert!((s0 + 1.5).abs() < 1e-6 && (s1 - 1.5).abs() < 1e-6);

@@ -63,7 +63,9 @@ pub fn overlap_area(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> f32 {
     if !matches!(a, Shape::Polygon(_)) || !matches!(b, Shape::Polygon(_)) {
         return 0.0;
     }
-    let pieces_b: Vec<Vec<Vec2>> = (0..b.piece_count()).map(|j| world_vertices(&b.piece(j), pose_b)).collect();
+    let pieces_b: Vec<Vec<Vec2>> = (0..b.piece_count())
+        .map(|j| world_vertices(&b.piece(j), pose_b))
+        .collect();
     let mut total = 0.0;
     for i in 0..a.piece_count() {
         let pa = world_vertices(&a.piece(i), pose_a);
@@ -97,10 +99,15 @@ pub(crate) fn convex_hull(points: &mut [Vec2]) -> Vec<Vec2> {
     let mut hull: Vec<Vec2> = Vec::with_capacity(points.len() + 1);
     for pass in 0..2 {
         let start = hull.len();
-        let iter: Box<dyn Iterator<Item = &Vec2>> =
-            if pass == 0 { Box::new(points.iter()) } else { Box::new(points.iter().rev()) };
+        let iter: Box<dyn Iterator<Item = &Vec2>> = if pass == 0 {
+            Box::new(points.iter())
+        } else {
+            Box::new(points.iter().rev())
+        };
         for &p in iter {
-            while hull.len() >= start + 2 && cross(hull[hull.len() - 1] - hull[hull.len() - 2], p - hull[hull.len() - 2]) <= 0.0 {
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 1] - hull[hull.len() - 2], p - hull[hull.len() - 2]) <= 0.0
+            {
                 hull.pop();
             }
             hull.push(p);
@@ -127,8 +134,12 @@ pub fn exact_penetration(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> 
     }
     let scale = super::query_scale(a, pose_a, b, pose_b);
     let tol = 16.0 * f32::EPSILON * scale;
-    let pieces_a: Vec<Vec<Vec2>> = (0..a.piece_count()).map(|i| world_vertices(&a.piece(i), pose_a)).collect();
-    let pieces_b: Vec<Vec<Vec2>> = (0..b.piece_count()).map(|j| world_vertices(&b.piece(j), pose_b)).collect();
+    let pieces_a: Vec<Vec<Vec2>> = (0..a.piece_count())
+        .map(|i| world_vertices(&a.piece(i), pose_a))
+        .collect();
+    let pieces_b: Vec<Vec<Vec2>> = (0..b.piece_count())
+        .map(|j| world_vertices(&b.piece(j), pose_b))
+        .collect();
     let mut hulls: Vec<Vec<Vec2>> = Vec::new();
     for pa in &pieces_a {
         for pb in &pieces_b {
@@ -181,8 +192,13 @@ pub fn exact_penetration(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> 
         }
     }
     candidates.sort_by(|p, q| p.length_squared().total_cmp(&q.length_squared()));
-    let p = candidates.into_iter().find(|&p| !hulls.iter().any(|h| strictly_inside(p, h)))?;
+    let p = candidates
+        .into_iter()
+        .find(|&p| !hulls.iter().any(|h| strictly_inside(p, h)))?;
     let depth = p.length();
     // The MTV is −p; the normal from A to B is p's direction.
-    Some(ExactPenetration { normal: p / depth.max(f32::MIN_POSITIVE), depth })
+    Some(ExactPenetration {
+        normal: p / depth.max(f32::MIN_POSITIVE),
+        depth,
+    })
 }

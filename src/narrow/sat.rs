@@ -43,6 +43,7 @@ pub(crate) fn interval_gap(a: (f32, f32), b: (f32, f32)) -> f32 {
 ///
 /// `pieces` are the piece indices recorded in the trace; `stop_at` is the gap above
 /// which an axis counts as separating (the touching tolerance).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn penetration_sat(
     a: &ConvexView,
     pose_a: &Pose,
@@ -78,7 +79,11 @@ pub(crate) fn penetration_sat(
                 best_gap = gap;
                 // Orient from A towards B: if B lies on the positive side of A along the
                 // axis, the overlap is ia.max − ib.min and the normal is +axis.
-                best_axis = if ib.1 - ia.0 >= ia.1 - ib.0 { local_axis } else { -local_axis };
+                best_axis = if ib.1 - ia.0 >= ia.1 - ib.0 {
+                    local_axis
+                } else {
+                    -local_axis
+                };
             }
             record(trace, || {
                 let world_axis = pose_a.apply_vector(local_axis);
@@ -86,7 +91,11 @@ pub(crate) fn penetration_sat(
                 TraceStep::SatAxis(SatAxisStep {
                     index,
                     total,
-                    source: AxisSource::Edge { owner, piece: if owner == Owner::A { pieces.0 } else { pieces.1 }, edge },
+                    source: AxisSource::Edge {
+                        owner,
+                        piece: if owner == Owner::A { pieces.0 } else { pieces.1 },
+                        edge,
+                    },
                     axis: world_axis,
                     interval_a: (ia.0 + shift, ia.1 + shift),
                     interval_b: (ib.0 + shift, ib.1 + shift),
@@ -97,11 +106,17 @@ pub(crate) fn penetration_sat(
             index += 1;
             if gap > stop_at {
                 // A separating axis: the shapes are disjoint, no need to look further.
-                return PairPenetration { normal: pose_a.apply_vector(best_axis), depth: -gap };
+                return PairPenetration {
+                    normal: pose_a.apply_vector(best_axis),
+                    depth: -gap,
+                };
             }
         }
     }
-    PairPenetration { normal: pose_a.apply_vector(best_axis), depth: -best_gap }
+    PairPenetration {
+        normal: pose_a.apply_vector(best_axis),
+        depth: -best_gap,
+    }
 }
 
 #[cfg(test)]
@@ -111,7 +126,13 @@ mod tests {
 
     fn unit_square() -> Shape {
         Shape::Polygon(
-            Polygon::new(&[Vec2::new(-0.5, -0.5), Vec2::new(0.5, -0.5), Vec2::new(0.5, 0.5), Vec2::new(-0.5, 0.5)]).unwrap(),
+            Polygon::new(&[
+                Vec2::new(-0.5, -0.5),
+                Vec2::new(0.5, -0.5),
+                Vec2::new(0.5, 0.5),
+                Vec2::new(-0.5, 0.5),
+            ])
+            .unwrap(),
         )
     }
 
@@ -165,9 +186,13 @@ mod tests {
             &mut Some(&mut trace),
         );
         assert_eq!(trace.steps.len(), 8);
-        let TraceStep::SatAxis(first) = &trace.steps[0] else { panic!("expected an axis step") };
+        let TraceStep::SatAxis(first) = &trace.steps[0] else {
+            panic!("expected an axis step")
+        };
         assert_eq!(first.axis, -Vec2::Y);
-        let TraceStep::SatAxis(second) = &trace.steps[1] else { panic!("expected an axis step") };
+        let TraceStep::SatAxis(second) = &trace.steps[1] else {
+            panic!("expected an axis step")
+        };
         assert!((second.interval_a.1 - 10.5).abs() < 1e-5 && (second.interval_b.0 - 10.1).abs() < 1e-5);
     }
 }

@@ -50,7 +50,10 @@ pub(crate) fn collide_nonconvex_sat(
     trace: &mut Option<&mut Trace>,
 ) -> Contact {
     let scale = query_scale(a, pose_a, b, pose_b);
-    let mut work = Work { primitive_tests: 1, ..Work::default() };
+    let mut work = Work {
+        primitive_tests: 1,
+        ..Work::default()
+    };
     let (va, vb) = (a.whole(), b.whole());
     let pen = match (a, b) {
         (Shape::Circle(ca), Shape::Circle(cb)) => {
@@ -59,7 +62,10 @@ pub(crate) fn collide_nonconvex_sat(
         (_, Shape::Circle(cb)) => Some(penetration_outline_circle(&va, pose_a, cb.radius(), pose_b, 0, trace)),
         (Shape::Circle(ca), _) => {
             let p = penetration_outline_circle(&vb, pose_b, ca.radius(), pose_a, 0, trace);
-            Some(PairPenetration { normal: -p.normal, depth: p.depth })
+            Some(PairPenetration {
+                normal: -p.normal,
+                depth: p.depth,
+            })
         }
         _ => {
             let a_nonconvex = matches!(a, Shape::Polygon(p) if !p.is_convex());
@@ -208,5 +214,8 @@ fn seed000(
         v = -v;
     }
     // The MTV is V·D, so the normal from A towards B is −V.
-    Some(PairPenetration { normal: -v, depth: best_overlap })
+    Some(PairPenetration {
+        normal: -v,
+        depth: best_overlap,
+    })
 }

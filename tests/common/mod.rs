@@ -8,16 +8,17 @@ use std::f32::consts::TAU;
 
 /// Convex polygon from random points (their hull), 3–12 vertices, radius up to `r`.
 pub fn convex_points(r: f32) -> impl Strategy<Value = Vec<Vec2>> {
-    prop::collection::vec((0.0f32..TAU, 0.3f32..1.0), 3..12).prop_map(move |pts| {
-        let mut pts: Vec<Vec2> = pts.into_iter().map(|(a, d)| Vec2::from_angle(a) * d * r).collect();
-        hull(&mut pts)
-    })
-    // Slivers (near-collinear hulls) belong to the degenerate-input tests, not here.
-    .prop_filter("sliver", move |p| {
-        let n = p.len();
-        let area2: f32 = (0..n).map(|i| p[i].perp_dot(p[(i + 1) % n])).sum();
-        n >= 3 && area2 > 0.1 * r * r
-    })
+    prop::collection::vec((0.0f32..TAU, 0.3f32..1.0), 3..12)
+        .prop_map(move |pts| {
+            let mut pts: Vec<Vec2> = pts.into_iter().map(|(a, d)| Vec2::from_angle(a) * d * r).collect();
+            hull(&mut pts)
+        })
+        // Slivers (near-collinear hulls) belong to the degenerate-input tests, not here.
+        .prop_filter("sliver", move |p| {
+            let n = p.len();
+            let area2: f32 = (0..n).map(|i| p[i].perp_dot(p[(i + 1) % n])).sum();
+            n >= 3 && area2 > 0.1 * r * r
+        })
 }
 
 /// Andrew's monotone chain (test copy, independent of the library's).
@@ -145,5 +146,8 @@ pub fn poly(points: &[(f32, f32)]) -> Shape {
 
 /// Translates a pose by `d`.
 pub fn moved(pose: &Pose, d: Vec2) -> Pose {
-    Pose { translation: pose.translation + d, rotation: pose.rotation }
+    Pose {
+        translation: pose.translation + d,
+        rotation: pose.rotation,
+    }
 }
