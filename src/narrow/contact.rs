@@ -151,9 +151,12 @@ impl Contact {
 
     /// An intersection along `normal` (unit, A towards B) with `depth` > 0.
     pub fn penetrating(normal: Vec2, depth: f32, points: ContactPoints, work: Work) -> Contact {
+        // Adding +0 turns a negative zero (from negating an axis) into +0, so the same
+        // normal always prints and hashes the same.
+        let normal = normal + Vec2::ZERO;
         Contact {
             intersect: true,
-            mtv: -normal * depth,
+            mtv: -normal * depth + Vec2::ZERO,
             normal,
             depth,
             points,
