@@ -35,9 +35,12 @@ impl BoundingCircle {
     /// is moved. No points: a zero circle at the pose's origin.
     pub fn from_points_posed(local_points: &[Vec2], pose: &Pose) -> Self {
         let local = minimal_enclosing_circle(local_points);
+        // Posing a point rounds by about ε·(|local| + |translation|) per coordinate; the
+        // margin keeps every posed input point inside (8 ε leaves a factor 2 to spare).
+        let margin = 8.0 * f32::EPSILON * (local.center.length() + local.radius + pose.translation.length());
         BoundingCircle {
             center: pose.apply_point(local.center),
-            radius: local.radius,
+            radius: local.radius + margin,
         }
     }
 

@@ -55,10 +55,13 @@ impl Obb {
     /// pose's origin.
     pub fn from_points_posed_with(local_points: &[Vec2], pose: &Pose, method: ObbMethod) -> Self {
         let local = local_obb(local_points, method);
+        // Posing rounds by about ε·(|local| + |translation|); grow the box by twice
+        // that so every posed input point stays inside.
+        let scale = local.center.length() + local.half_extents.length() + pose.translation.length();
         Obb {
             center: pose.apply_point(local.center),
             rotation: pose.rotation.mul(local.rotation),
-            half_extents: local.half_extents,
+            half_extents: local.half_extents + Vec2::splat(8.0 * f32::EPSILON * scale),
         }
     }
 

@@ -20,7 +20,7 @@
 
 use super::polygon::Polygon;
 use super::shape::{Circle, Segment, Shape};
-use crate::math::{cross, Vec2};
+use crate::math::Vec2;
 
 /// Area, centroid and rotational inertia of a shape at unit density.
 ///
