@@ -492,3 +492,29 @@ fn non_convex_polygon_centroid_can_be_outside_it() {
     let sum = MassProperties::combined(&parts);
     assert!(close(sum.inertia, m.inertia, 1e-4));
 }
+
+#[test]
+fn comb_with_2500_teeth_regression_base_corner_retested_after_every_cut() {
+    // The base corners' ear triangles span the whole comb; this once made ear clipping
+    // quadratic with a large constant. Correctness here, timing in the report.
+    let teeth: Vec<(u8, u8, u8)> = (0..2500).map(|i| (1, 1 + (i % 2) as u8, 4)).collect();
+    let p = Polygon::new(&comb(&teeth)).unwrap();
+    check_decomposition(&p).unwrap();
+}
+
+#[test]
+fn two_zigzag_chains_far_apart_validate_and_decompose() {
+    // Ear triangles span the 100 m between the chains, so their boxes hold many reflex
+    // vertices: the slow case for the ear test.
+    let k = 1000;
+    let mut v: Vec<Vec2> = (0..k)
+        .map(|i| Vec2::new(if i % 2 == 0 { 0.0 } else { 1.0 }, i as f32))
+        .collect();
+    v.extend(
+        (0..k)
+            .rev()
+            .map(|i| Vec2::new(if i % 2 == 0 { 100.0 } else { 101.0 }, i as f32 + 0.5)),
+    );
+    let p = Polygon::new(&v).unwrap();
+    check_decomposition(&p).unwrap();
+}

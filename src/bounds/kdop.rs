@@ -86,8 +86,7 @@ impl Kdop8 {
             Vec2::new(self.max[0], self.max[1]),
             Vec2::new(self.min[0], self.max[1]),
         ];
-        for i in 2..4 {
-            let d = KDOP8_DIRECTIONS[i];
+        for (i, &d) in KDOP8_DIRECTIONS.iter().enumerate().skip(2) {
             poly = clip_half_plane(&poly, d, self.max[i]);
             poly = clip_half_plane(&poly, -d, -self.min[i]);
         }

@@ -119,15 +119,16 @@ pub fn tightness_with_resolution(shape: &Shape, pose: &Pose, volume: &BoundingVo
     let sampled_max = candidates.first().map_or(0.0, |c| c.0);
 
     // 2. Compass search from the best few.
+    let r = std::f32::consts::FRAC_1_SQRT_2;
     let directions = [
         Vec2::new(1.0, 0.0),
         Vec2::new(-1.0, 0.0),
         Vec2::new(0.0, 1.0),
         Vec2::new(0.0, -1.0),
-        Vec2::new(0.7071, 0.7071),
-        Vec2::new(-0.7071, 0.7071),
-        Vec2::new(0.7071, -0.7071),
-        Vec2::new(-0.7071, -0.7071),
+        Vec2::new(r, r),
+        Vec2::new(-r, r),
+        Vec2::new(r, -r),
+        Vec2::new(-r, -r),
     ];
     let mut tau = sampled_max;
     for &(start_value, start) in candidates.iter().take(8) {

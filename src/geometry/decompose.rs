@@ -35,7 +35,7 @@
 
 use super::predicates::orient;
 use crate::math::Vec2;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 pub(crate) use super::validate::validate_and_normalise;
 
@@ -66,36 +66,62 @@ pub(crate) fn triangulate(vertices: &[Vec2]) -> Vec<[u32; 3]> {
     // Blockers: not strictly convex. Never grows (angles only shrink).
     let mut blocker: Vec<bool> = (0..n).map(|i| turn(prev[i], i, next[i]) <= 0).collect();
     let grid = BlockerGrid::new(vertices, &blocker);
+    // The blocker that last stopped each vertex from being an ear. A big convex vertex
+    // (the base corner of a comb) is re-tested after every cut next to it; its old
+    // witness often still blocks, which answers in O(1) instead of a scan of the grid.
+    // Known weak spot: an ear triangle with a huge box and many blockers near (but
+    // outside) it still scans them all; a 2500-tooth comb takes ~0.3 s (release).
+    let mut witness: Vec<u32> = vec![NONE; n];
 
-    let is_ear = |v: usize, prev: &[u32], next: &[u32], alive: &[bool], blocker: &[bool]| -> bool {
-        let (p, q) = (prev[v] as usize, next[v] as usize);
-        if orient(vertices[p], vertices[v], vertices[q]) <= 0 {
-            return false;
-        }
-        let (a, b, c) = (vertices[p], vertices[v], vertices[q]);
-        let lo = a.min(b).min(c);
-        let hi = a.max(b).max(c);
-        !grid.any_in_box(lo, hi, |w| {
-            w != p
-                && w != v
-                && w != q
-                && alive[w]
-                && blocker[w]
-                && orient(a, b, vertices[w]) >= 0
-                && orient(b, c, vertices[w]) >= 0
-                && orient(c, a, vertices[w]) >= 0
-        })
-    };
+    let is_ear =
+        |v: usize, prev: &[u32], next: &[u32], alive: &[bool], blocker: &[bool], witness: &mut [u32]| -> bool {
+            let (p, q) = (prev[v] as usize, next[v] as usize);
+            if orient(vertices[p], vertices[v], vertices[q]) <= 0 {
+                return false;
+            }
+            let (a, b, c) = (vertices[p], vertices[v], vertices[q]);
+            let blocks = |w: usize| {
+                w != p
+                    && w != v
+                    && w != q
+                    && alive[w]
+                    && blocker[w]
+                    && orient(a, b, vertices[w]) >= 0
+                    && orient(b, c, vertices[w]) >= 0
+                    && orient(c, a, vertices[w]) >= 0
+            };
+            let cached = witness[v];
+            if cached != NONE && blocks(cached as usize) {
+                return false;
+            }
+            let lo = a.min(b).min(c);
+            let hi = a.max(b).max(c);
+            let mut found = NONE;
+            grid.any_in_box(lo, hi, |w| {
+                let hit = blocks(w);
+                if hit {
+                    found = w as u32;
+                }
+                hit
+            });
+            witness[v] = found;
+            found == NONE
+        };
 
     let mut remaining = n;
     let mut start = 0usize; // some alive vertex, to walk the ring from
-                            // LIFO candidates; every vertex once, then the two neighbours of each cut.
-    let mut candidates: Vec<u32> = (0..n as u32).rev().collect();
+                            // FIFO candidates, each at most once in the queue: every vertex, then the two
+                            // neighbours of each cut. FIFO rather than LIFO so that a vertex whose ear test is
+                            // expensive and keeps failing (a comb's base corner, whose triangle spans the whole
+                            // comb) is re-tested once per sweep round, not after every single cut next to it.
+    let mut candidates: VecDeque<u32> = (0..n as u32).collect();
+    let mut queued = vec![true; n];
     while remaining > 3 {
-        let ear = match candidates.pop() {
+        let ear = match candidates.pop_front() {
             Some(v) => {
                 let v = v as usize;
-                if !alive[v] || !is_ear(v, &prev, &next, &alive, &blocker) {
+                queued[v] = false;
+                if !alive[v] || !is_ear(v, &prev, &next, &alive, &blocker, &mut witness) {
                     continue;
                 }
                 v
@@ -106,7 +132,7 @@ pub(crate) fn triangulate(vertices: &[Vec2]) -> Vec<[u32; 3]> {
                 let mut first_convex = None;
                 let mut v = start;
                 for _ in 0..remaining {
-                    if is_ear(v, &prev, &next, &alive, &blocker) {
+                    if is_ear(v, &prev, &next, &alive, &blocker, &mut witness) {
                         found = Some(v);
                         break;
                     }
@@ -133,7 +159,10 @@ pub(crate) fn triangulate(vertices: &[Vec2]) -> Vec<[u32; 3]> {
             if blocker[w] && turn(prev[w], w, next[w]) > 0 {
                 blocker[w] = false;
             }
-            candidates.push(w as u32);
+            if !queued[w] {
+                queued[w] = true;
+                candidates.push_back(w as u32);
+            }
         }
     }
     let v = start;

@@ -174,7 +174,7 @@ pub(crate) fn polygon_area(vertices: &[Vec2]) -> f32 {
     }
     let o = vertices[0];
     (1..n - 1)
-        .map(|k| 0.5 * cross(vertices[k] - o, vertices[k + 1] - o))
+        .map(|k| 0.5 * crate::math::cross(vertices[k] - o, vertices[k + 1] - o))
         .sum()
 }
 

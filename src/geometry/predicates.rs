@@ -81,8 +81,14 @@ fn collinear_on_segment(a: Vec2, b: Vec2, p: Vec2) -> bool {
 pub(crate) fn segments_intersect(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
     let d1 = orient(b0, b1, a0);
     let d2 = orient(b0, b1, a1);
+    if d1 * d2 > 0 {
+        return false; // a strictly on one side of b's line: the common case, two tests
+    }
     let d3 = orient(a0, a1, b0);
     let d4 = orient(a0, a1, b1);
+    if d3 * d4 > 0 {
+        return false;
+    }
     if d1 * d2 < 0 && d3 * d4 < 0 {
         return true;
     }
