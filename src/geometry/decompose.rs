@@ -109,11 +109,12 @@ pub(crate) fn triangulate(vertices: &[Vec2]) -> Vec<[u32; 3]> {
         };
 
     let mut remaining = n;
-    let mut start = 0usize; // some alive vertex, to walk the ring from
-                            // FIFO candidates, each at most once in the queue: every vertex, then the two
-                            // neighbours of each cut. FIFO rather than LIFO so that a vertex whose ear test is
-                            // expensive and keeps failing (a comb's base corner, whose triangle spans the whole
-                            // comb) is re-tested once per sweep round, not after every single cut next to it.
+    // Some alive vertex, to walk the ring from.
+    let mut start = 0usize;
+    // FIFO candidates, each at most once in the queue: every vertex, then the two
+    // neighbours of each cut. FIFO rather than LIFO so that a vertex whose ear test is
+    // expensive and keeps failing (a comb's base corner, whose triangle spans the whole
+    // comb) is re-tested once per sweep round, not after every single cut next to it.
     let mut candidates: VecDeque<u32> = (0..n as u32).collect();
     let mut queued = vec![true; n];
     while remaining > 3 {
