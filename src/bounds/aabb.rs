@@ -78,3 +78,26 @@ impl Aabb {
         0.5 * (self.max - self.min)
     }
 }
+
+impl Aabb {
+    /// True when `point` is inside or on the box.
+    pub fn contains(&self, point: Vec2) -> bool {
+        point.x >= self.min.x && point.x <= self.max.x && point.y >= self.min.y && point.y <= self.max.y
+    }
+
+    /// The four corners, counter-clockwise from the lower-left one.
+    pub fn outline(&self) -> Vec<Vec2> {
+        vec![
+            self.min,
+            Vec2::new(self.max.x, self.min.y),
+            self.max,
+            Vec2::new(self.min.x, self.max.y),
+        ]
+    }
+
+    /// Area (m²); 0 for an empty (inverted) box.
+    pub fn area(&self) -> f32 {
+        let size = (self.max - self.min).max(Vec2::ZERO);
+        size.x * size.y
+    }
+}

@@ -13,7 +13,9 @@ mod convex;
 pub mod decompose;
 pub mod mass;
 mod polygon;
+pub(crate) mod predicates;
 mod shape;
+mod validate;
 
 pub use convex::{ConvexPolygon, ConvexView};
 pub use mass::MassProperties;
