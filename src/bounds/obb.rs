@@ -60,7 +60,7 @@ impl Obb {
         let scale = local.center.length() + local.half_extents.length() + pose.translation.length();
         Obb {
             center: pose.apply_point(local.center),
-            rotation: pose.rotation.mul(local.rotation),
+            rotation: pose.rotation.compose(local.rotation),
             half_extents: local.half_extents + Vec2::splat(8.0 * f32::EPSILON * scale),
         }
     }
