@@ -138,6 +138,20 @@ pub(crate) fn collide_compound(
     }
 }
 
+/// The Minkowski difference of pieces `i` of A and `j` of B, built on first use.
+fn hull_of<'h>(
+    hulls: &'h mut [Option<Vec<Vec2>>],
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    i: usize,
+    j: usize,
+) -> &'h [Vec2] {
+    let nb = b.piece_count();
+    hulls[i * nb + j].get_or_insert_with(|| minkowski_difference_hull(a.piece(i), pose_a, b.piece(j), pose_b))
+}
+
 /// One piece pair's stretch of a candidate ray inside its Minkowski difference.
 #[derive(Clone, Copy, Debug)]
 struct RayInterval {
@@ -167,10 +181,47 @@ fn combine(
     let tol = config.touch_tolerance * scale;
     // Minkowski differences are built on first use and kept for the other candidates.
     let mut hulls: Vec<Option<Vec<Vec2>>> = vec![None; na * nb];
+    let radius = |i: usize, j: usize| a.piece(i).radius + b.piece(j).radius;
+    for &(i, j, _) in hits {
+        hull_of(&mut hulls, a, pose_a, b, pose_b, i, j);
+    }
+    let hit_hulls: Vec<(usize, usize, &[Vec2])> = hits
+        .iter()
+        .filter_map(|&(i, j, _)| hulls[i * nb + j].as_deref().map(|h| (i, j, h)))
+        .collect();
+    // Candidate normals: each overlapping pair's own answer, then every outward edge
+    // normal of those pairs' Minkowski differences (the nearest point of the union's
+    // boundary usually lies on one of their edges, whose normal then is the answer).
+    let mut candidates: Vec<(Vec2, usize, usize)> = hits.iter().map(|&(i, j, pen)| (pen.normal, i, j)).collect();
+    for &(i, j, hull) in &hit_hulls {
+        let n = hull.len();
+        for k in 0..if n >= 2 { n } else { 0 } {
+            let normal = right_perp(hull[(k + 1) % n] - hull[k]).normalize_or_zero();
+            if normal != Vec2::ZERO && !candidates.iter().any(|c| c.0.dot(normal) > 1.0 - 1e-7) {
+                candidates.push((normal, i, j));
+            }
+        }
+    }
+    // A lower bound of the union's exit along a normal: the exit from each overlapping
+    // pair's own difference. Trying candidates in increasing bound lets the search stop
+    // as soon as no remaining candidate can beat the best.
+    let lower_bound = |n: Vec2| {
+        hit_hulls
+            .iter()
+            .filter_map(|&(i, j, h)| ray_interval(h, radius(i, j), n))
+            .filter(|iv| iv.0 < 0.0)
+            .map(|iv| iv.1)
+            .fold(0.0f32, f32::max)
+    };
+    let mut ordered: Vec<(f32, Vec2, usize, usize)> =
+        candidates.iter().map(|&(n, i, j)| (lower_bound(n), n, i, j)).collect();
+    ordered.sort_by(|x, y| x.0.total_cmp(&y.0));
     let mut intervals: Vec<RayInterval> = Vec::new();
     let mut best: Option<(Vec2, f32, Vec<RayInterval>)> = None;
-    for &(hi, hj, pen) in hits {
-        let n = pen.normal;
+    for (bound, n, hi, hj) in ordered {
+        if best.as_ref().is_some_and(|(_, d, _)| bound >= *d) {
+            break;
+        }
         intervals.clear();
         for i in 0..na {
             for j in 0..nb {
@@ -179,9 +230,8 @@ fn combine(
                 if !ray_hits_aabb(n, &m_box) {
                     continue;
                 }
-                let (va, vb) = (a.piece(i), b.piece(j));
-                let hull = hulls[i * nb + j].get_or_insert_with(|| minkowski_difference_hull(va, pose_a, vb, pose_b));
-                if let Some((s_in, s_out)) = ray_interval(hull, va.radius + vb.radius, n) {
+                let hull = hull_of(&mut hulls, a, pose_a, b, pose_b, i, j);
+                if let Some((s_in, s_out)) = ray_interval(hull, radius(i, j), n) {
                     intervals.push(RayInterval {
                         s_in,
                         s_out,
@@ -198,7 +248,7 @@ fn combine(
                 from_piece_a: hi,
                 from_piece_b: hj,
                 normal: n,
-                pair_depth: pen.depth,
+                pair_depth: bound,
                 depth,
                 best: is_best,
             })
