@@ -223,10 +223,10 @@ fn combine(
             break;
         }
         intervals.clear();
-        for i in 0..na {
-            for j in 0..nb {
+        for (i, box_a) in boxes_a.iter().enumerate() {
+            for (j, box_b) in boxes_b.iter().enumerate() {
                 // Box of A_i − B_j: [min_a − max_b, max_a − min_b].
-                let m_box = Aabb::new(boxes_a[i].min - boxes_b[j].max, boxes_a[i].max - boxes_b[j].min);
+                let m_box = Aabb::new(box_a.min - box_b.max, box_a.max - box_b.min);
                 if !ray_hits_aabb(n, &m_box) {
                     continue;
                 }
