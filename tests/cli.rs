@@ -214,3 +214,39 @@ fn the_table_names_bodies_and_sums_up() {
     assert!(summary.starts_with("153 pairs tested, 7 intersecting, "), "{summary}");
     assert!(summary.contains("GjkEpa"), "the scene's own narrow phase: {summary}");
 }
+
+#[test]
+fn exact_column_shows_where_seed_000_is_wrong_and_the_decompositions_are_not() {
+    let o = run(&[
+        "contacts",
+        "scenes/nonconvex_pairs.ron",
+        "--algorithm",
+        "NonConvexSat",
+        "--exact",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    // The hooked L shapes, the interleaved combs and the meshing gears are separated,
+    // yet overlap on every edge axis.
+    for pair in ["6 L hook A", "8 comb up", "16 gear A"] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(pair))
+            .unwrap_or_else(|| panic!("{pair} missing:\n{text}"));
+        assert!(line.ends_with("false positive"), "{line}");
+    }
+    for alg in ["SatDecomposed", "GjkEpa"] {
+        let o = run(&[
+            "contacts",
+            "scenes/nonconvex_pairs.ron",
+            "--algorithm",
+            alg,
+            "--exact",
+            "--all-pairs",
+        ]);
+        let text = stdout(&o);
+        for line in text.lines().skip(1).filter(|l| !l.contains("pairs tested")) {
+            assert!(line.ends_with("agrees"), "{alg}: {line}");
+        }
+    }
+}

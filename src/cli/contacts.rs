@@ -4,6 +4,8 @@
 use super::CliError;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
+use collision_lab::geometry::ShapeKind;
+use collision_lab::narrow::exact::{exact_penetration, polygons_overlap};
 use collision_lab::narrow::{collide, Algorithm, Contact, NarrowConfig, Work};
 use collision_lab::scene::{self, Scene};
 use serde::Serialize;
@@ -36,6 +38,10 @@ pub struct ContactsArgs {
     /// edge tests, support calls, GJK and EPA iterations
     #[arg(long)]
     work: bool,
+    /// Also compute the exact answer for polygon pairs (intersection area and the true
+    /// minimum translation, by brute force) and say where the algorithm disagrees
+    #[arg(long)]
+    exact: bool,
 }
 
 /// One tested pair: body indices in file order, the answer, and how long it took.
@@ -44,13 +50,52 @@ struct PairResult {
     b: usize,
     contact: Contact,
     ns: u64,
+    /// With `--exact`, for polygon pairs: whether they overlap, and the exact depth.
+    exact: Option<Exact>,
+}
+
+/// The exact answer for a polygon pair.
+#[derive(Clone, Copy, Debug, Serialize)]
+struct Exact {
+    intersect: bool,
+    depth: Option<f32>,
+}
+
+impl PairResult {
+    /// Shown without `--all-pairs`: the algorithm or the exact answer says they collide.
+    fn interesting(&self) -> bool {
+        self.contact.intersect || self.exact.is_some_and(|e| e.intersect)
+    }
+
+    /// How the algorithm's answer compares with the exact one.
+    fn verdict(&self) -> String {
+        let Some(e) = self.exact else {
+            return "n/a (not two polygons)".into();
+        };
+        match (self.contact.intersect, e.intersect) {
+            (true, false) => "false positive".into(),
+            (false, true) => "false negative".into(),
+            (false, false) => "agrees".into(),
+            (true, true) => match e.depth {
+                Some(d) if d > 0.0 => {
+                    let ratio = self.contact.depth / d;
+                    if (ratio - 1.0).abs() <= 1e-3 {
+                        "agrees".into()
+                    } else {
+                        format!("MTV {ratio:.2}x exact")
+                    }
+                }
+                _ => "agrees".into(),
+            },
+        }
+    }
 }
 
 /// Runs the command, writing to stdout.
 pub fn run(args: &ContactsArgs) -> Result<(), CliError> {
     let scene = scene::load(&args.scene)?;
     let algorithm = args.algorithm.unwrap_or(scene.def().settings.narrow_phase);
-    let results = test_pairs(&scene, algorithm, &NarrowConfig::default());
+    let results = test_pairs(&scene, algorithm, &NarrowConfig::default(), args.exact);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         write_json(&mut out, &results, algorithm, args)?;
@@ -62,7 +107,7 @@ pub fn run(args: &ContactsArgs) -> Result<(), CliError> {
 }
 
 /// Tests bodies `a < b` pairwise, timing each query alone.
-fn test_pairs(scene: &Scene, algorithm: Algorithm, config: &NarrowConfig) -> Vec<PairResult> {
+fn test_pairs(scene: &Scene, algorithm: Algorithm, config: &NarrowConfig, exact: bool) -> Vec<PairResult> {
     let shapes = scene.shapes();
     let poses: Vec<_> = scene.def().bodies.iter().map(|b| b.pose()).collect();
     let mut results = Vec::with_capacity(shapes.len() * shapes.len().saturating_sub(1) / 2);
@@ -71,7 +116,21 @@ fn test_pairs(scene: &Scene, algorithm: Algorithm, config: &NarrowConfig) -> Vec
             let start = Instant::now();
             let contact = collide(&shapes[a], &poses[a], &shapes[b], &poses[b], algorithm, config, None);
             let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            results.push(PairResult { a, b, contact, ns });
+            let exact = (exact && shapes[a].kind() == ShapeKind::Polygon && shapes[b].kind() == ShapeKind::Polygon)
+                .then(|| {
+                    let depth = exact_penetration(&shapes[a], &poses[a], &shapes[b], &poses[b]).map(|e| e.depth);
+                    Exact {
+                        intersect: polygons_overlap(&shapes[a], &poses[a], &shapes[b], &poses[b]),
+                        depth,
+                    }
+                });
+            results.push(PairResult {
+                a,
+                b,
+                contact,
+                ns,
+                exact,
+            });
         }
     }
     results
@@ -91,6 +150,8 @@ struct PairJson {
     ns: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     work: Option<Work>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact: Option<Exact>,
 }
 
 fn write_json(
@@ -99,7 +160,7 @@ fn write_json(
     algorithm: Algorithm,
     args: &ContactsArgs,
 ) -> Result<(), CliError> {
-    for r in results.iter().filter(|r| args.all_pairs || r.contact.intersect) {
+    for r in results.iter().filter(|r| args.all_pairs || r.interesting()) {
         let c = &r.contact;
         let hit = c.intersect;
         let line = PairJson {
@@ -113,6 +174,7 @@ fn write_json(
             points: hit.then(|| c.points.as_slice().iter().map(|p| p.point.to_array()).collect()),
             ns: r.ns,
             work: args.work.then_some(c.work),
+            exact: r.exact,
         };
         // Serialising plain numbers, strings and arrays cannot fail.
         let text = serde_json::to_string(&line).map_err(std::io::Error::other)?;
@@ -136,8 +198,11 @@ fn write_table(
     if args.work {
         header.extend(["bv", "pieces", "axes", "edges", "support", "gjk", "epa"]);
     }
+    if args.exact {
+        header.extend(["exact", "verdict"]);
+    }
     let mut rows: Vec<Vec<String>> = Vec::new();
-    for r in results.iter().filter(|r| args.all_pairs || r.contact.intersect) {
+    for r in results.iter().filter(|r| args.all_pairs || r.interesting()) {
         let c = &r.contact;
         let mut row = vec![
             label(r.a),
@@ -170,6 +235,21 @@ fn write_table(
                 ]
                 .map(|n| n.to_string()),
             );
+        }
+        if args.exact {
+            row.push(match r.exact {
+                Some(Exact {
+                    intersect: true,
+                    depth: Some(d),
+                }) => format!("yes {d:.4}"),
+                Some(Exact {
+                    intersect: true,
+                    depth: None,
+                }) => "yes".into(),
+                Some(Exact { intersect: false, .. }) => "no".into(),
+                None => "-".into(),
+            });
+            row.push(r.verdict());
         }
         rows.push(row);
     }
