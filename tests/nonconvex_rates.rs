@@ -108,3 +108,39 @@ const FP_CEILING: f64 = 14.5; // 13.4% of separated pairs reported as colliding
 const FN_CEILING: f64 = 1.0; // 0.0%: step 7 misses a body wholly inside A, rare here
 const BAD_MTV_CEILING: f64 = 2.0; // 0.9%: the centre-to-centre sign points into B
 const LONG_CEILING: f64 = 29.0; // 27.8% of MTVs longer than 1.5x the exact one
+
+/// On convex pairs seed 000's depth is exact (its axes are all the edge normals), but its
+/// step-10 sign comes from the centre-to-centre direction, not from which side the
+/// overlap is least on: for deep overlaps of lopsided shapes it can point into B.
+#[test]
+fn nonconvex_sat_sign_rule_on_convex_pairs() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = (convex_polygon(), pose(1.0), convex_polygon(), pose(1.0));
+    let config = NarrowConfig::default();
+    let (mut overlapping, mut wrong_side) = (0u32, 0u32);
+    while overlapping < 1000 {
+        let (a, pa, b, pb): (Shape, Pose, Shape, Pose) = strategy.new_tree(&mut runner).unwrap().current();
+        let c = collide(&a, &pa, &b, &pb, Algorithm::NonConvexSat, &config, None);
+        let exact = collide(&a, &pa, &b, &pb, Algorithm::SatDecomposed, &config, None);
+        if !(c.intersect && exact.intersect && exact.depth > 1e-3) {
+            continue;
+        }
+        overlapping += 1;
+        assert!(
+            (c.depth - exact.depth).abs() <= 1e-4 * exact.depth + 1e-5,
+            "depth {} vs {}",
+            c.depth,
+            exact.depth
+        );
+        let out = moved(&pa, c.mtv - c.normal * 1e-4);
+        if overlap_area(&a, &out, &b, &pb) > 1e-6 {
+            wrong_side += 1;
+        }
+    }
+    let rate = pct(wrong_side, overlapping);
+    println!("NonConvexSat on 1000 overlapping convex pairs: MTV on the wrong side {rate:.1}%");
+    // Measured 2026-11-22: 0.8%; the ceiling leaves about one point.
+    assert!(rate <= SIGN_CEILING, "wrong-side rate rose to {rate:.1}%");
+}
+
+const SIGN_CEILING: f64 = 2.0; // measured 0.8%
