@@ -11,7 +11,7 @@
 //! | [`BroadPhaseKind::BruteForce`] | `brute_force.rs` | every pair | N(N−1)/2 tests |
 //! | [`BroadPhaseKind::SweepAndPrune`] | `sweep_and_prune.rs` | sort by min x, scan while intervals overlap | O(N + swaps + x-overlaps) |
 //! | [`BroadPhaseKind::SpatialHash`] | `spatial_hash.rs` | uniform grid, test within cells | O(N + same-cell pairs) |
-//! | [`BroadPhaseKind::DynamicAabbTree`] | `aabb_tree.rs` | bounding-volume tree of fattened boxes | O(N log N) queries |
+//! | [`BroadPhaseKind::DynamicAabbTree`] | `aabb_tree.rs`, `tree_broad_phase.rs` | bounding-volume tree of fattened boxes | O(N log N) queries |
 //!
 //! All four return exactly the same pairs, `(a, b)` with `a < b`, sorted, each once;
 //! static–static pairs are never reported. [`BroadPhase`] keeps every algorithm's state
@@ -47,12 +47,14 @@ mod brute_force;
 mod pairs;
 mod spatial_hash;
 mod sweep_and_prune;
+mod tree_broad_phase;
 
-pub use aabb_tree::{AabbTreeBroadPhase, DynamicTree, ProxyId, TreeNodeView, DEFAULT_TREE_MARGIN};
+pub use aabb_tree::{DynamicTree, ProxyId, TreeNodeView, DEFAULT_TREE_MARGIN};
 pub use brute_force::BruteForce;
 pub use pairs::{is_usable, Proxy};
 pub use spatial_hash::{GridCell, SpatialHash, DEFAULT_OVERSIZE_CELLS};
 pub use sweep_and_prune::{SapInterval, SweepAndPrune};
+pub use tree_broad_phase::AabbTreeBroadPhase;
 
 use serde::{Deserialize, Serialize};
 
