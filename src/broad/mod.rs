@@ -2,7 +2,7 @@
 //!
 //! Each step the world hands over the world AABB of every body as a [`Proxy`]; the broad
 //! phase answers with the candidate pairs whose boxes overlap (touching counts, as in
-//! [`Aabb::overlaps`]: the exact test decides). Seed 001 lists the menu, seed 004 the
+//! [`Aabb::overlaps`](crate::bounds::Aabb::overlaps): the exact test decides). Seed 001 lists the menu, seed 004 the
 //! cost model T = Nv·Cv + Np·Cp: every algorithm counts its box tests (Nv) in
 //! [`BroadPhaseStats`], and the pairs it returns are the Np the narrow phase will pay for.
 //!
