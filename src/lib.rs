@@ -10,6 +10,8 @@
 #![warn(missing_docs)]
 
 pub mod bounds;
+pub mod broad;
+pub mod dynamics;
 pub mod geometry;
 pub mod math;
 pub mod narrow;

@@ -1,0 +1,595 @@
+//! Dynamic AABB tree: a bounding-volume hierarchy kept up to date incrementally.
+//!
+//! Sources: G. van den Bergen, "Efficient collision detection of complex deformable
+//! models using AABB trees" (JGT, 1997) for refitting boxes instead of rebuilding;
+//! E. Catto's `b2DynamicTree` in Box2D (v2.4 `b2_dynamic_tree.cpp`, v3 `dynamic_tree.c`)
+//! for the fattened leaves, the surface-area insertion and the rotations. This is our own
+//! implementation of those ideas.
+//!
+//! - **Leaves hold fattened boxes**: the body's box grown by a margin (and stretched
+//!   along its last displacement). While the body's tight box stays inside, the tree is
+//!   not touched; a body resting or moving slowly costs one containment test per step.
+//! - **Insertion by the surface-area heuristic** (perimeter in 2D): walk down from the
+//!   root, at each node comparing the cost of making the new leaf this node's sibling
+//!   with the cheapest cost of pushing it into either child:
+//!
+//!   ```text
+//!   direct = 2·P(node ∪ leaf)                      new parent above node
+//!   inherit = 2·(P(node ∪ leaf) − P(node))          every ancestor below grows
+//!   cost(child) = inherit + P(child ∪ leaf) [− P(child) if child is internal]
+//!   stop when direct < both costs, else descend into the cheaper child
+//!   ```
+//!
+//!   Perimeter, because the chance that a random query box hits a node grows with the
+//!   node's perimeter (Minkowski sum of two boxes), not its area.
+//! - **Rotations**: walking back up after an insert or a removal, a node whose children
+//!   differ in height by more than 1 lifts the taller child into its place (an AVL-style
+//!   single rotation). Without it, bodies added in a line (a row of boxes) build a list
+//!   of depth N.
+//! - **Removal**: the leaf's sibling takes the parent's place; ancestors are refitted.
+//! - **Stable ids**: a proxy is named by its node index plus a generation counter bumped
+//!   when the node is freed, so a stale id is refused instead of moving someone else.
+//!
+//! `tree_broad_phase.rs` uses this tree as a broad phase.
+
+use crate::bounds::Aabb;
+use crate::math::Vec2;
+
+/// Default margin by which leaves are fattened (metres): Box2D's `b2_aabbMargin`. Bodies
+/// moving less than this per step (most bodies at rest or in a stack) are never
+/// reinserted; a larger margin means fewer reinserts but looser boxes and more node tests.
+pub const DEFAULT_TREE_MARGIN: f32 = 0.1;
+
+/// "No node".
+const NULL: u32 = u32::MAX;
+
+/// A fat box is refitted when it has grown beyond the new fat box plus this many margins
+/// (e.g. a fast body came to rest with a stretched box).
+const SHRINK_MARGINS: f32 = 4.0;
+
+/// Names one proxy of a [`DynamicTree`]: node index and generation. An id whose proxy was
+/// destroyed stays refused even after its node is reused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ProxyId {
+    index: u32,
+    generation: u32,
+}
+
+impl ProxyId {
+    /// The node index (for drawing and debugging; not stable across destroy/create).
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Leaves: the fattened box. Internal nodes: the union of the children's boxes.
+    aabb: Aabb,
+    parent: u32,
+    child1: u32,
+    /// `NULL` for a leaf.
+    child2: u32,
+    /// 0 for a leaf, 1 + the taller child's height otherwise.
+    height: u32,
+    /// Leaves: the caller's data (the broad phase stores the slot).
+    user_data: u32,
+    generation: u32,
+    in_use: bool,
+}
+
+impl Node {
+    fn is_leaf(&self) -> bool {
+        self.child2 == NULL
+    }
+}
+
+/// One tree node, for drawing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TreeNodeView {
+    /// The node's box (fattened for leaves), metres, world frame.
+    pub aabb: Aabb,
+    /// Distance from the root (root: 0).
+    pub depth: u32,
+    /// Height above the leaves (leaf: 0).
+    pub height: u32,
+    /// For a leaf, the caller's data (the broad phase: the proxy's slot); `None` for an
+    /// internal node.
+    pub leaf_data: Option<u32>,
+}
+
+/// The dynamic AABB tree itself, usable on its own with explicit proxy ids.
+#[derive(Clone, Debug)]
+pub struct DynamicTree {
+    nodes: Vec<Node>,
+    free: Vec<u32>,
+    root: u32,
+    margin: f32,
+    leaves: usize,
+}
+
+impl Default for DynamicTree {
+    fn default() -> Self {
+        DynamicTree::new(DEFAULT_TREE_MARGIN)
+    }
+}
+
+impl DynamicTree {
+    /// An empty tree fattening leaves by `margin` metres (a NaN, infinite or negative
+    /// margin gives [`DEFAULT_TREE_MARGIN`]).
+    pub fn new(margin: f32) -> Self {
+        DynamicTree {
+            nodes: Vec::new(),
+            free: Vec::new(),
+            root: NULL,
+            margin: sanitize_margin(margin),
+            leaves: 0,
+        }
+    }
+
+    /// The fattening margin (metres).
+    pub fn margin(&self) -> f32 {
+        self.margin
+    }
+
+    /// Removes every proxy (buffers are kept; old ids are refused from now on).
+    pub fn clear(&mut self) {
+        for (i, node) in self.nodes.iter_mut().enumerate() {
+            if node.in_use {
+                node.in_use = false;
+                node.generation = node.generation.wrapping_add(1);
+                self.free.push(i as u32);
+            }
+        }
+        self.root = NULL;
+        self.leaves = 0;
+    }
+
+    /// Number of proxies (leaves).
+    pub fn proxy_count(&self) -> usize {
+        self.leaves
+    }
+
+    /// Nodes in use, leaves and internal (2·leaves − 1 when not empty).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len() - self.free.len()
+    }
+
+    /// Height of the root (empty tree or a single leaf: 0).
+    pub fn height(&self) -> u32 {
+        self.node(self.root).map_or(0, |n| n.height)
+    }
+
+    /// Adds a proxy with tight box `aabb` (fattened by the margin) carrying `user_data`.
+    pub fn create_proxy(&mut self, aabb: Aabb, user_data: u32) -> ProxyId {
+        let leaf = self.allocate();
+        let node = &mut self.nodes[leaf as usize];
+        node.aabb = aabb.inflated(self.margin);
+        node.user_data = user_data;
+        self.insert_leaf(leaf);
+        self.leaves += 1;
+        ProxyId {
+            index: leaf,
+            generation: self.nodes[leaf as usize].generation,
+        }
+    }
+
+    /// Removes a proxy. Returns false (and does nothing) for a stale or unknown id.
+    pub fn destroy_proxy(&mut self, id: ProxyId) -> bool {
+        if !self.is_valid(id) {
+            return false;
+        }
+        self.remove_leaf(id.index);
+        self.release(id.index);
+        self.leaves -= 1;
+        true
+    }
+
+    /// True when `id` names a live proxy.
+    pub fn is_valid(&self, id: ProxyId) -> bool {
+        self.nodes
+            .get(id.index as usize)
+            .is_some_and(|n| n.in_use && n.is_leaf() && n.generation == id.generation)
+    }
+
+    /// Tells the tree the proxy's tight box is now `aabb` after moving by
+    /// `displacement` (metres, world frame; pass zero for no prediction). The proxy is
+    /// reinserted only when `aabb` left its fat box, or the fat box has become much too
+    /// large; the new fat box is `aabb` grown by the margin and stretched along
+    /// `displacement`. Returns `Some(true)` when reinserted, `Some(false)` when the fat
+    /// box still holds, `None` for a stale id.
+    pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb, displacement: Vec2) -> Option<bool> {
+        if !self.is_valid(id) {
+            return None;
+        }
+        let old_fat = self.nodes[id.index as usize].aabb;
+        let mut fat = aabb.inflated(self.margin);
+        // Stretch towards the motion: next step's box is likely there (Box2D v2.4).
+        let d = if displacement.is_finite() {
+            displacement
+        } else {
+            Vec2::ZERO
+        };
+        if d.x < 0.0 {
+            fat.min.x += d.x;
+        } else {
+            fat.max.x += d.x;
+        }
+        if d.y < 0.0 {
+            fat.min.y += d.y;
+        } else {
+            fat.max.y += d.y;
+        }
+        let too_large = !contains_box(&fat.inflated(SHRINK_MARGINS * self.margin), &old_fat);
+        if contains_box(&old_fat, &aabb) && !too_large {
+            return Some(false);
+        }
+        self.remove_leaf(id.index);
+        self.nodes[id.index as usize].aabb = fat;
+        self.insert_leaf(id.index);
+        Some(true)
+    }
+
+    /// The fat box of a live proxy.
+    pub fn fat_aabb(&self, id: ProxyId) -> Option<Aabb> {
+        self.is_valid(id).then(|| self.nodes[id.index as usize].aabb)
+    }
+
+    /// Calls `visit(user_data)` for every proxy whose fat box overlaps `aabb` (touching
+    /// counts). `stack` is scratch, reused between calls. Returns the node boxes tested.
+    pub fn query(&self, aabb: &Aabb, stack: &mut Vec<u32>, mut visit: impl FnMut(u32)) -> u64 {
+        let mut tests = 0;
+        stack.clear();
+        if self.root != NULL {
+            stack.push(self.root);
+        }
+        while let Some(i) = stack.pop() {
+            let node = &self.nodes[i as usize];
+            tests += 1;
+            if !node.aabb.overlaps(aabb) {
+                continue;
+            }
+            if node.is_leaf() {
+                visit(node.user_data);
+            } else {
+                stack.push(node.child1);
+                stack.push(node.child2);
+            }
+        }
+        tests
+    }
+
+    /// Every node from the root down (depth first), for drawing.
+    pub fn node_views(&self) -> Vec<TreeNodeView> {
+        let mut views = Vec::with_capacity(self.node_count());
+        let mut stack = Vec::new();
+        if self.root != NULL {
+            stack.push((self.root, 0u32));
+        }
+        while let Some((i, depth)) = stack.pop() {
+            let node = &self.nodes[i as usize];
+            views.push(TreeNodeView {
+                aabb: node.aabb,
+                depth,
+                height: node.height,
+                leaf_data: node.is_leaf().then_some(node.user_data),
+            });
+            if !node.is_leaf() {
+                stack.push((node.child2, depth + 1));
+                stack.push((node.child1, depth + 1));
+            }
+        }
+        views
+    }
+
+    /// Checks the tree's invariants: parent links, heights (leaf 0, else 1 + taller
+    /// child), every box containing its children's, node and leaf counts. Returns the
+    /// first violation found.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut reached = 0usize;
+        let mut leaves = 0usize;
+        let mut stack = Vec::new();
+        if let Some(root) = self.node(self.root) {
+            if root.parent != NULL {
+                return Err(format!("root {} has parent {}", self.root, root.parent));
+            }
+            stack.push(self.root);
+        }
+        while let Some(i) = stack.pop() {
+            let node = self.node(i).ok_or_else(|| format!("node {i} is out of range"))?;
+            if !node.in_use {
+                return Err(format!("node {i} is reachable but free"));
+            }
+            reached += 1;
+            if reached > self.nodes.len() {
+                return Err("the tree has a cycle".to_string());
+            }
+            if node.is_leaf() {
+                leaves += 1;
+                if node.height != 0 {
+                    return Err(format!("leaf {i} has height {}", node.height));
+                }
+                continue;
+            }
+            let (c1, c2) = (node.child1, node.child2);
+            for c in [c1, c2] {
+                let child = self.node(c).ok_or_else(|| format!("node {i} has a bad child {c}"))?;
+                if child.parent != i {
+                    return Err(format!("child {c} of {i} names {} as parent", child.parent));
+                }
+                if !contains_box(&node.aabb, &child.aabb) {
+                    return Err(format!("node {i}'s box does not contain child {c}'s"));
+                }
+                stack.push(c);
+            }
+            let expected = 1 + self.nodes[c1 as usize].height.max(self.nodes[c2 as usize].height);
+            if node.height != expected {
+                return Err(format!("node {i} has height {}, expected {expected}", node.height));
+            }
+        }
+        if reached != self.node_count() {
+            return Err(format!("{reached} nodes reachable, {} in use", self.node_count()));
+        }
+        if leaves != self.leaves {
+            return Err(format!("{leaves} leaves reachable, {} proxies", self.leaves));
+        }
+        Ok(())
+    }
+
+    fn node(&self, i: u32) -> Option<&Node> {
+        self.nodes.get(i as usize)
+    }
+
+    fn allocate(&mut self) -> u32 {
+        let fresh = |generation| Node {
+            aabb: Aabb::new(Vec2::ZERO, Vec2::ZERO),
+            parent: NULL,
+            child1: NULL,
+            child2: NULL,
+            height: 0,
+            user_data: 0,
+            generation,
+            in_use: true,
+        };
+        if let Some(i) = self.free.pop() {
+            let generation = self.nodes[i as usize].generation;
+            self.nodes[i as usize] = fresh(generation);
+            i
+        } else {
+            self.nodes.push(fresh(0));
+            (self.nodes.len() - 1) as u32
+        }
+    }
+
+    fn release(&mut self, i: u32) {
+        let node = &mut self.nodes[i as usize];
+        node.in_use = false;
+        node.generation = node.generation.wrapping_add(1);
+        self.free.push(i);
+    }
+
+    /// Inserts the (already allocated) leaf by the surface-area heuristic, then refits
+    /// and rebalances the ancestors.
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent = NULL;
+            return;
+        }
+        let leaf_box = self.nodes[leaf as usize].aabb;
+        let mut index = self.root;
+        while !self.nodes[index as usize].is_leaf() {
+            let node = self.nodes[index as usize];
+            let node_perimeter = perimeter(&node.aabb);
+            let combined = perimeter_of_union(&node.aabb, &leaf_box);
+            let direct_cost = 2.0 * combined;
+            let inherited_cost = 2.0 * (combined - node_perimeter);
+            let child_cost = |c: u32| {
+                let child = &self.nodes[c as usize];
+                let grown = perimeter_of_union(&child.aabb, &leaf_box);
+                let new_cost = if child.is_leaf() {
+                    grown
+                } else {
+                    grown - perimeter(&child.aabb)
+                };
+                new_cost + inherited_cost
+            };
+            let (cost1, cost2) = (child_cost(node.child1), child_cost(node.child2));
+            if direct_cost < cost1 && direct_cost < cost2 {
+                break;
+            }
+            // Ties (and NaN costs from infinite boxes) go to child 2: any choice is valid.
+            index = if cost1 < cost2 { node.child1 } else { node.child2 };
+        }
+        let sibling = index;
+
+        // A new parent takes the sibling's place, with the sibling and the leaf below it.
+        let old_parent = self.nodes[sibling as usize].parent;
+        let new_parent = self.allocate();
+        {
+            let sibling_node = self.nodes[sibling as usize];
+            let p = &mut self.nodes[new_parent as usize];
+            p.parent = old_parent;
+            p.aabb = leaf_box.union(&sibling_node.aabb);
+            p.height = sibling_node.height + 1;
+            p.child1 = sibling;
+            p.child2 = leaf;
+        }
+        self.replace_child(old_parent, sibling, new_parent);
+        self.nodes[sibling as usize].parent = new_parent;
+        self.nodes[leaf as usize].parent = new_parent;
+        self.refit_upwards(self.nodes[leaf as usize].parent);
+    }
+
+    /// Unlinks a leaf (the node stays allocated); its sibling takes the parent's place.
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent;
+        let grand_parent = self.nodes[parent as usize].parent;
+        let p = self.nodes[parent as usize];
+        let sibling = if p.child1 == leaf { p.child2 } else { p.child1 };
+        self.replace_child(grand_parent, parent, sibling);
+        self.nodes[sibling as usize].parent = grand_parent;
+        self.release(parent);
+        self.nodes[leaf as usize].parent = NULL;
+        self.refit_upwards(grand_parent);
+    }
+
+    /// In `parent` (or at the root when `parent` is NULL), `old` becomes `new`.
+    fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
+        if parent == NULL {
+            self.root = new;
+            return;
+        }
+        let p = &mut self.nodes[parent as usize];
+        if p.child1 == old {
+            p.child1 = new;
+        } else {
+            p.child2 = new;
+        }
+    }
+
+    /// From `index` to the root: rebalance, then recompute height and box.
+    fn refit_upwards(&mut self, mut index: u32) {
+        while index != NULL {
+            index = self.balance(index);
+            let node = self.nodes[index as usize];
+            let (c1, c2) = (&self.nodes[node.child1 as usize], &self.nodes[node.child2 as usize]);
+            let (height, aabb) = (1 + c1.height.max(c2.height), c1.aabb.union(&c2.aabb));
+            let n = &mut self.nodes[index as usize];
+            n.height = height;
+            n.aabb = aabb;
+            index = n.parent;
+        }
+    }
+
+    /// If `a`'s children differ in height by more than 1, lifts the taller one into
+    /// `a`'s place and returns it; otherwise returns `a`.
+    ///
+    /// ```text
+    ///        a                    up
+    ///      /   \                /    \
+    ///   stay    up     ->      a     keep        keep: up's taller child
+    ///          /  \          /   \               give: up's shorter child
+    ///       keep  give    stay   give
+    /// ```
+    fn balance(&mut self, a: u32) -> u32 {
+        let node = self.nodes[a as usize];
+        if node.is_leaf() || node.height < 2 {
+            return a;
+        }
+        let (b, c) = (node.child1, node.child2);
+        let (hb, hc) = (self.nodes[b as usize].height, self.nodes[c as usize].height);
+        let (up, stay) = if hc > hb + 1 {
+            (c, b)
+        } else if hb > hc + 1 {
+            (b, c)
+        } else {
+            return a;
+        };
+        let up_node = self.nodes[up as usize];
+        let (f, g) = (up_node.child1, up_node.child2);
+        let (keep, give) = if self.nodes[f as usize].height > self.nodes[g as usize].height {
+            (f, g)
+        } else {
+            (g, f)
+        };
+        // `up` takes `a`'s place.
+        self.replace_child(node.parent, a, up);
+        self.nodes[up as usize].parent = node.parent;
+        // `a` keeps `stay` and adopts `give`; `up` holds `a` and `keep`.
+        self.nodes[give as usize].parent = a;
+        self.nodes[a as usize].parent = up;
+        let (stay_node, give_node) = (self.nodes[stay as usize], self.nodes[give as usize]);
+        {
+            let n = &mut self.nodes[a as usize];
+            n.child1 = stay;
+            n.child2 = give;
+            n.aabb = stay_node.aabb.union(&give_node.aabb);
+            n.height = 1 + stay_node.height.max(give_node.height);
+        }
+        let (a_node, keep_node) = (self.nodes[a as usize], self.nodes[keep as usize]);
+        let n = &mut self.nodes[up as usize];
+        n.child1 = a;
+        n.child2 = keep;
+        n.aabb = a_node.aabb.union(&keep_node.aabb);
+        n.height = 1 + a_node.height.max(keep_node.height);
+        up
+    }
+}
+
+pub(super) fn sanitize_margin(margin: f32) -> f32 {
+    if margin.is_finite() && margin >= 0.0 {
+        margin
+    } else {
+        DEFAULT_TREE_MARGIN
+    }
+}
+
+/// True when `outer` contains `inner` (boundaries included).
+#[inline]
+fn contains_box(outer: &Aabb, inner: &Aabb) -> bool {
+    outer.min.x <= inner.min.x && outer.min.y <= inner.min.y && inner.max.x <= outer.max.x && inner.max.y <= outer.max.y
+}
+
+/// Perimeter of a box (metres): the 2D "surface area" of the heuristic.
+#[inline]
+fn perimeter(aabb: &Aabb) -> f32 {
+    let size = aabb.max - aabb.min;
+    2.0 * (size.x + size.y)
+}
+
+#[inline]
+fn perimeter_of_union(a: &Aabb, b: &Aabb) -> f32 {
+    perimeter(&a.union(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit_box(x: f32, y: f32) -> Aabb {
+        Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0))
+    }
+
+    #[test]
+    fn a_row_of_boxes_stays_shallow() {
+        // Inserted left to right, without rotations this is a list of depth 255.
+        let mut tree = DynamicTree::new(0.1);
+        for i in 0..256 {
+            tree.create_proxy(unit_box(2.0 * i as f32, 0.0), i);
+        }
+        tree.validate().unwrap();
+        assert!(tree.height() <= 16, "height {}", tree.height());
+        assert_eq!(tree.node_count(), 2 * 256 - 1);
+    }
+
+    #[test]
+    fn stale_ids_are_refused() {
+        let mut tree = DynamicTree::new(0.1);
+        let a = tree.create_proxy(unit_box(0.0, 0.0), 0);
+        assert!(tree.destroy_proxy(a));
+        let b = tree.create_proxy(unit_box(5.0, 0.0), 1);
+        assert_eq!(a.index(), b.index(), "the node is reused");
+        assert!(!tree.destroy_proxy(a));
+        assert_eq!(tree.move_proxy(a, unit_box(9.0, 0.0), Vec2::ZERO), None);
+        assert_eq!(tree.proxy_count(), 1);
+        tree.validate().unwrap();
+    }
+
+    #[test]
+    fn small_moves_do_not_reinsert() {
+        let mut tree = DynamicTree::new(0.1);
+        let a = tree.create_proxy(unit_box(0.0, 0.0), 0);
+        tree.create_proxy(unit_box(3.0, 0.0), 1);
+        assert_eq!(tree.move_proxy(a, unit_box(0.05, 0.0), Vec2::ZERO), Some(false));
+        assert_eq!(tree.move_proxy(a, unit_box(0.5, 0.0), Vec2::new(0.5, 0.0)), Some(true));
+        // Stretched along the displacement.
+        let fat = tree.fat_aabb(a).unwrap();
+        assert!(fat.max.x >= 1.5 + 0.5 + 0.1 - 1e-6 && fat.min.x <= 0.5 - 0.1 + 1e-6);
+        tree.validate().unwrap();
+    }
+}

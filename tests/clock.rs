@@ -1,0 +1,173 @@
+//! The fixed-step clock, driven by synthetic frame times.
+
+use collision_lab::dynamics::{FixedClock, DEFAULT_MAX_FRAME_SECONDS};
+
+/// Runs `frames` frames of `frame_seconds` and returns the steps taken.
+fn run(clock: &mut FixedClock, frame_seconds: f64, frames: usize) -> u64 {
+    (0..frames).map(|_| clock.advance(frame_seconds) as u64).sum()
+}
+
+#[test]
+fn one_second_of_60hz_frames_gives_60_steps() {
+    let mut clock = FixedClock::new(60.0);
+    let mut per_frame = Vec::new();
+    for _ in 0..60 {
+        per_frame.push(clock.advance(1.0 / 60.0));
+    }
+    assert!(per_frame.iter().all(|&s| s == 1), "{per_frame:?}");
+    assert_eq!(clock.steps_taken(), 60);
+    assert!((clock.simulated_time() - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn frames_at_144hz_average_60_steps_per_second() {
+    let mut clock = FixedClock::new(60.0);
+    let steps = run(&mut clock, 1.0 / 144.0, 144 * 10);
+    assert!((599..=600).contains(&steps), "{steps} steps in 10 s");
+    // Each frame takes 0 or 1 step, never 2.
+    let mut clock = FixedClock::new(60.0);
+    assert!((0..1000).all(|_| clock.advance(1.0 / 144.0) <= 1));
+}
+
+#[test]
+fn uneven_frames_keep_the_average() {
+    let mut clock = FixedClock::new(60.0);
+    let frames = [0.010, 0.025, 0.016, 0.031, 0.002, 0.016];
+    let total: f64 = frames.iter().sum::<f64>() * 100.0;
+    let steps: u64 = (0..100).flat_map(|_| frames).map(|f| clock.advance(f) as u64).sum();
+    assert_eq!(steps, (total * 60.0 + 1e-6).floor() as u64);
+}
+
+#[test]
+fn a_long_frame_is_clamped() {
+    let mut clock = FixedClock::new(60.0);
+    let steps = clock.advance(2.0);
+    assert_eq!(steps, (DEFAULT_MAX_FRAME_SECONDS * 60.0).round() as u32);
+    assert_eq!(steps, 15);
+    // The rest of the hitch is forgotten, not paid back later.
+    assert_eq!(clock.advance(1.0 / 60.0), 1);
+}
+
+#[test]
+fn steps_per_frame_are_capped() {
+    let mut clock = FixedClock::new(240.0);
+    clock.set_time_scale(4.0);
+    clock.set_max_steps_per_frame(32);
+    assert_eq!(clock.advance(0.25), 32); // 0.25 s · 4 · 240 Hz = 240 owed
+    assert!(clock.alpha() < 1.0);
+    assert_eq!(clock.advance(1.0 / 240.0), 4);
+}
+
+#[test]
+fn paused_gives_no_steps_and_does_not_accumulate() {
+    let mut clock = FixedClock::new(60.0);
+    clock.pause();
+    assert!(clock.is_paused());
+    assert_eq!(run(&mut clock, 1.0 / 60.0, 120), 0);
+    clock.resume();
+    assert_eq!(clock.advance(1.0 / 60.0), 1, "no burst after resuming");
+    clock.toggle_pause();
+    assert!(clock.is_paused());
+    assert_eq!(clock.advance(0.1), 0);
+    clock.toggle_pause();
+    assert!(!clock.is_paused());
+}
+
+#[test]
+fn single_step_gives_exactly_one_then_zero() {
+    let mut clock = FixedClock::new(60.0);
+    clock.pause();
+    clock.request_single_step();
+    clock.request_single_step(); // asking twice is still one step
+    assert_eq!(clock.advance(1.0 / 60.0), 1);
+    assert_eq!(clock.advance(1.0 / 60.0), 0);
+    assert_eq!(clock.advance(1.0), 0);
+    assert!((clock.simulated_time() - 1.0 / 60.0).abs() < 1e-12);
+
+    // Requested while running: pauses, then one step.
+    let mut running = FixedClock::new(60.0);
+    running.request_single_step();
+    assert!(running.is_paused());
+    assert_eq!(running.advance(0.001), 1);
+    assert_eq!(run(&mut running, 1.0 / 60.0, 10), 0);
+}
+
+#[test]
+fn a_bad_frame_time_does_not_consume_a_single_step() {
+    let mut clock = FixedClock::new(60.0);
+    clock.request_single_step();
+    assert_eq!(clock.advance(f64::NAN), 0);
+    assert!(clock.single_step_pending());
+    assert_eq!(clock.advance(0.0), 1);
+}
+
+#[test]
+fn half_time_scale_halves_the_steps() {
+    let mut clock = FixedClock::new(60.0);
+    assert_eq!(clock.set_time_scale(0.5), 0.5);
+    assert_eq!(run(&mut clock, 1.0 / 60.0, 120), 60);
+    // Clamped to 0.1–4; NaN ignored.
+    assert_eq!(clock.set_time_scale(100.0), 4.0);
+    assert_eq!(clock.set_time_scale(0.0), 0.1);
+    assert_eq!(clock.set_time_scale(f64::NAN), 0.1);
+    assert_eq!(clock.time_scale(), 0.1);
+}
+
+#[test]
+fn alpha_stays_in_unit_interval() {
+    let mut clock = FixedClock::new(60.0);
+    let mut t = 0.0f64;
+    for i in 0..2000 {
+        let frame = 0.001 + 0.03 * ((i * 7919) % 101) as f64 / 101.0;
+        clock.advance(frame);
+        t += frame;
+        let alpha = clock.alpha();
+        assert!((0.0..1.0).contains(&alpha), "alpha {alpha} at frame {i}");
+    }
+    // The accumulator holds what was not stepped: simulated + alpha·dt = wall time
+    // (no frame here was clamped).
+    let owed = t - clock.simulated_time();
+    assert!((owed - clock.alpha() * clock.dt_seconds()).abs() < 1e-9, "{owed}");
+}
+
+#[test]
+fn changing_the_rate_mid_run() {
+    let mut clock = FixedClock::new(60.0);
+    assert_eq!(run(&mut clock, 1.0 / 60.0, 30), 30);
+    clock.advance(0.5 / 60.0); // half a step owed
+    let alpha = clock.alpha();
+    assert_eq!(clock.set_rate(120.0), 120.0);
+    assert!((clock.alpha() - alpha).abs() < 1e-12, "alpha does not jump");
+    assert_eq!(clock.dt_seconds(), 1.0 / 120.0);
+    let before = clock.simulated_time();
+    let steps = run(&mut clock, 1.0 / 60.0, 60);
+    assert!((119..=121).contains(&steps), "{steps}");
+    assert!((clock.simulated_time() - before - steps as f64 / 120.0).abs() < 1e-9);
+    // Out of range and invalid rates.
+    assert_eq!(clock.set_rate(1e9), 1000.0);
+    assert_eq!(clock.set_rate(f64::NAN), 1000.0);
+    assert_eq!(clock.set_rate(0.0), 1.0);
+    assert_eq!(FixedClock::new(f64::INFINITY).rate_hz(), 60.0);
+    assert_eq!(FixedClock::default().rate_hz(), 60.0);
+}
+
+#[test]
+fn nan_and_negative_frames_are_ignored() {
+    let mut clock = FixedClock::new(60.0);
+    clock.advance(0.5 / 60.0);
+    let before = clock.clone();
+    for bad in [f64::NAN, -1.0, -0.0001, f64::INFINITY, f64::NEG_INFINITY] {
+        assert_eq!(clock.advance(bad), 0);
+    }
+    assert_eq!(clock, before);
+    assert_eq!(clock.advance(0.5 / 60.0), 1);
+}
+
+#[test]
+fn hours_of_frames_stay_exact() {
+    // 3 hours of 60 Hz frames: f64 accumulation loses no step.
+    let mut clock = FixedClock::new(60.0);
+    let frames = 3 * 3600 * 60;
+    assert_eq!(run(&mut clock, 1.0 / 60.0, frames), frames as u64);
+    assert!((clock.simulated_time() - 3.0 * 3600.0).abs() < 1e-6);
+}
