@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod bounds;
+pub mod dynamics;
 pub mod geometry;
 pub mod math;
 pub mod narrow;
