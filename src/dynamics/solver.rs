@@ -14,6 +14,15 @@
 //!   phase's [`ContactId`] (which features touch); a matched point starts from its old
 //!   impulses, applied before the first pass. A resting stack then starts each substep
 //!   already nearly solved instead of from zero.
+//! - **Persistent points.** The narrow phase reports at most two points per pair, from
+//!   one pair of features. A non-convex body resting on two separate features (a gear on
+//!   two teeth, a U on both legs) gets one of them per substep, alternately, and rocks
+//!   for ever. So a point of the previous substep that the narrow phase did not report
+//!   again is kept (up to [`MAX_POINTS`]) while it is still valid: its anchors, stored
+//!   in each body's frame, are still within `slop` of touching along the new normal,
+//!   have not slid apart by more than [`KEEP_DRIFT`], and the normal has turned less
+//!   than [`KEEP_NORMAL_COS`] allows. This is Bullet's persistent manifold (Coumans),
+//!   used only to fill in what a single-feature narrow phase leaves out.
 //! - **Restitution** from the relative normal velocity measured *before* solving (after
 //!   gravity), applied only above a threshold speed and only where the point actually
 //!   pushed — so a resting body does not bounce on gravity's own velocity.
@@ -58,6 +67,17 @@ use super::settings::WorldSettings;
 use crate::math::{cross, Vec2};
 use crate::narrow::ContactId;
 use std::collections::HashMap;
+
+/// Most points one pair's constraint holds: the narrow phase's two, plus kept ones.
+pub const MAX_POINTS: usize = 4;
+
+/// A kept point is dropped once its two anchors have slid this far apart along the
+/// surface (m): the features no longer touch there.
+pub const KEEP_DRIFT: f32 = 0.02;
+
+/// A kept point is dropped when the pair's normal turns by more than about 10° (the
+/// cosine of that angle): the contact geometry has changed.
+pub const KEEP_NORMAL_COS: f32 = 0.985;
 
 /// The three coefficients of a soft constraint (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -118,6 +138,10 @@ struct ConstraintPoint {
     /// Anchors from each centre of mass to the point (m, world frame).
     r_a: Vec2,
     r_b: Vec2,
+    /// The same anchors in each body's rotated frame, to find the point again next
+    /// substep.
+    local_r_a: Vec2,
+    local_r_b: Vec2,
     /// Negative penetration (m).
     separation: f32,
     normal_mass: f32,
@@ -140,17 +164,28 @@ struct Constraint {
     normal: Vec2,
     friction: f32,
     restitution: f32,
-    points: [ConstraintPoint; 2],
+    points: [ConstraintPoint; MAX_POINTS],
     count: usize,
 }
 
 /// Impulses kept from one substep to the next, per pair, matched by feature id.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct CachedPair {
-    ids: [ContactId; 2],
-    normal: [f32; 2],
-    tangent: [f32; 2],
+    normal: Vec2,
+    points: [CachedPoint; MAX_POINTS],
     count: usize,
+}
+
+/// One cached point: its feature id, accumulated impulses, anchors (body frames) and
+/// separation when it was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct CachedPoint {
+    id: ContactId,
+    normal_impulse: f32,
+    tangent_impulse: f32,
+    local_r_a: Vec2,
+    local_r_b: Vec2,
+    separation: f32,
 }
 
 /// The persistent contact cache: (body A, body B) → last substep's points with their
@@ -241,12 +276,15 @@ impl ContactSolver {
                 normal,
                 friction,
                 restitution,
-                points: [ConstraintPoint::default(); 2],
+                points: [ConstraintPoint::default(); MAX_POINTS],
                 count: 0,
             };
-            for p in m.points.as_slice() {
-                let r_a = p.point - body_a.center_of_mass();
-                let r_b = p.point - body_b.center_of_mass();
+            let (rot_a, rot_b) = (body_a.rotation(), body_b.rotation());
+            let (center_a, center_b) = (body_a.center_of_mass(), body_b.center_of_mass());
+            let add_point = |c: &mut Constraint, id: ContactId, r_a: Vec2, r_b: Vec2, separation: f32| {
+                if c.count == MAX_POINTS {
+                    return;
+                }
                 let k = |dir: Vec2| {
                     let (ra, rb) = (cross(r_a, dir), cross(r_b, dir));
                     sa.inv_mass + sb.inv_mass + sa.inv_inertia * ra * ra + sb.inv_inertia * rb * rb
@@ -254,17 +292,15 @@ impl ContactSolver {
                 let inv_or_zero = |k: f32| if k > 0.0 { 1.0 / k } else { 0.0 };
                 let dv = sb.v + cross_sv(sb.w, r_b) - sa.v - cross_sv(sa.w, r_a);
                 let (normal_impulse, tangent_impulse) = warm
-                    .and_then(|w| {
-                        (0..w.count)
-                            .find(|&j| w.ids[j] == p.id)
-                            .map(|j| (w.normal[j], w.tangent[j]))
-                    })
-                    .unwrap_or((0.0, 0.0));
+                    .and_then(|w| w.points[..w.count].iter().find(|q| q.id == id))
+                    .map_or((0.0, 0.0), |q| (q.normal_impulse, q.tangent_impulse));
                 c.points[c.count] = ConstraintPoint {
-                    id: p.id,
+                    id,
                     r_a,
                     r_b,
-                    separation: -p.depth,
+                    local_r_a: rot_a.apply_inv(r_a),
+                    local_r_b: rot_b.apply_inv(r_b),
+                    separation,
                     normal_mass: inv_or_zero(k(normal)),
                     tangent_mass: inv_or_zero(k(tangent)),
                     normal_impulse,
@@ -273,6 +309,28 @@ impl ContactSolver {
                     relative_velocity: dv.dot(normal),
                 };
                 c.count += 1;
+            };
+            let new_points = m.points.as_slice();
+            for p in new_points {
+                add_point(&mut c, p.id, p.point - center_a, p.point - center_b, -p.depth);
+            }
+            // Persistent points (see the module docs): last substep's points the narrow
+            // phase did not report again, while their anchors still touch.
+            if let Some(w) = warm.filter(|w| w.normal.dot(normal) >= KEEP_NORMAL_COS) {
+                for q in &w.points[..w.count] {
+                    if new_points.iter().any(|p| p.id == q.id) {
+                        continue;
+                    }
+                    let (r_a, r_b) = (rot_a.apply(q.local_r_a), rot_b.apply(q.local_r_b));
+                    let d = (center_b + r_b) - (center_a + r_a);
+                    let separation = q.separation + d.dot(normal);
+                    let drift = (d - d.dot(normal) * normal).length();
+                    if separation < settings.slop && drift < KEEP_DRIFT {
+                        // Anchor both bodies at the midpoint, as the narrow phase does.
+                        let mid = center_a + r_a + 0.5 * d;
+                        add_point(&mut c, q.id, mid - center_a, mid - center_b, separation);
+                    }
+                }
             }
             if c.count > 0 {
                 self.constraints.push(c);
@@ -386,13 +444,19 @@ impl ContactSolver {
         cache.pairs.clear();
         for c in &self.constraints {
             let mut cached = CachedPair {
+                normal: c.normal,
                 count: c.count,
                 ..CachedPair::default()
             };
-            for (j, p) in c.points[..c.count].iter().enumerate() {
-                cached.ids[j] = p.id;
-                cached.normal[j] = p.normal_impulse;
-                cached.tangent[j] = p.tangent_impulse;
+            for (q, p) in cached.points.iter_mut().zip(&c.points[..c.count]) {
+                *q = CachedPoint {
+                    id: p.id,
+                    normal_impulse: p.normal_impulse,
+                    tangent_impulse: p.tangent_impulse,
+                    local_r_a: p.local_r_a,
+                    local_r_b: p.local_r_b,
+                    separation: p.separation,
+                };
             }
             cache.pairs.insert(c.key, cached);
         }

@@ -112,6 +112,9 @@ impl World {
 
     /// Adds a body described by `def`, checked as a scene file's body would be. The
     /// error names body 0 (the body alone is validated as a one-body scene).
+    // A `SceneError` is large (it carries the source, body and problem); inserting is a
+    // cold path run once per body, so it is returned by value as the scene module does.
+    #[allow(clippy::result_large_err)]
     pub fn insert(&mut self, def: &BodyDef) -> Result<BodyHandle, SceneError> {
         // The shape builder is private to the scene module; a one-body scene runs exactly
         // the checks and construction a file's body gets.
