@@ -1,0 +1,491 @@
+//! Rigid bodies: their runtime state, and the set that owns them behind generational
+//! handles (the rapier pattern: a handle is an index plus the generation of the slot, so
+//! a handle to a removed body never reaches the body that later reuses its slot).
+//!
+//! # Frames
+//!
+//! A body's *origin* is the local origin of its shape, the point the scene file places
+//! with `position` and `angle`. Its *centre of mass* is the shape's centroid, which need
+//! not be the origin (a polygon drawn off-centre, an L). Physics happens at the centre
+//! of mass: the state stores the world centre of mass `center_world`, the angle, and the
+//! velocity of the centre of mass; the origin's pose is derived from them:
+//!
+//! ```text
+//! origin_world   = center_world − R(angle) · local_center
+//! v_origin       = v_center + ω × (origin_world − center_world)
+//! ```
+//!
+//! Integrating the origin instead would make an off-centre body spin around the wrong
+//! point under gravity alone (its origin would follow a parabola while the mass wobbles).
+
+use crate::bounds::Aabb;
+use crate::geometry::Shape;
+use crate::math::{is_finite, Pose, Rot, Vec2};
+use crate::scene::{BodyDef, BodyKind, ShapeDef};
+
+/// A body's identity in a [`BodySet`]: slot index and the slot's generation.
+///
+/// Ordered by index first, so sorting handles gives the set's iteration order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyHandle {
+    /// Slot index in the set.
+    pub index: u32,
+    /// How many times the slot has been reused; a stale handle has an older generation.
+    pub generation: u32,
+}
+
+/// 2D cross product of a scalar angular velocity with a vector: ω × r = (−ω·r.y, ω·r.x).
+#[inline]
+pub(crate) fn cross_sv(omega: f32, r: Vec2) -> Vec2 {
+    Vec2::new(-omega * r.y, omega * r.x)
+}
+
+/// A rigid body's runtime state. Built from a [`BodyDef`] (see
+/// [`crate::dynamics::World::insert`]); written back with [`Body::to_def`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    name: Option<String>,
+    kind: BodyKind,
+    shape: Shape,
+    /// The definition the shape was built from, kept so the body can be saved.
+    shape_def: ShapeDef,
+    density: f32,
+    friction: f32,
+    restitution: f32,
+    /// Centroid in the body's local frame (m).
+    local_center: Vec2,
+    mass_kg: f32,
+    inv_mass: f32,
+    /// Moment of inertia about the centre of mass (kg·m²).
+    inertia: f32,
+    inv_inertia: f32,
+    center_world: Vec2,
+    angle_rad: f32,
+    rot: Rot,
+    /// Velocity of the centre of mass (m/s, world frame).
+    linear_velocity: Vec2,
+    /// Angular velocity (rad/s, counter-clockwise).
+    angular_velocity: f32,
+}
+
+impl Body {
+    /// Runtime state for `def`, whose shape has already been built (and validated) as
+    /// `shape`. Mass and inertia are the shape's unit-density properties times the
+    /// density; static and kinematic bodies get zero inverse mass and inertia.
+    pub(crate) fn new(def: &BodyDef, shape: Shape) -> Body {
+        let props = shape.mass_properties();
+        let mass_kg = props.area * def.density;
+        let inertia = props.inertia * def.density;
+        let dynamic = def.kind == BodyKind::Dynamic;
+        // A zero or non-finite mass (a degenerate shape, an absurd density) cannot be
+        // accelerated by an impulse; such a body behaves as if kinematic instead of
+        // dividing by zero.
+        let inv = |m: f32| {
+            if dynamic && m > 0.0 && m.is_finite() {
+                1.0 / m
+            } else {
+                0.0
+            }
+        };
+        let rot = Rot::from_angle(def.angle);
+        let origin: Vec2 = def.position.into();
+        let local_center = props.centroid;
+        let r_center = rot.apply(local_center);
+        let angular_velocity = def.angular_velocity;
+        // The file gives the origin's velocity; the state keeps the centre's.
+        let linear_velocity = Vec2::from(def.linear_velocity) + cross_sv(angular_velocity, r_center);
+        Body {
+            name: def.name.clone(),
+            kind: def.kind,
+            shape,
+            shape_def: def.shape.clone(),
+            density: def.density,
+            friction: def.friction,
+            restitution: def.restitution,
+            local_center,
+            mass_kg: if dynamic { mass_kg } else { 0.0 },
+            inv_mass: inv(mass_kg),
+            inertia: if dynamic { inertia } else { 0.0 },
+            inv_inertia: inv(inertia),
+            center_world: origin + r_center,
+            angle_rad: def.angle,
+            rot,
+            linear_velocity,
+            angular_velocity,
+        }
+    }
+
+    /// The definition of this body in its current state (pose and velocities of the
+    /// origin), ready to be saved in a scene file.
+    pub fn to_def(&self) -> BodyDef {
+        let pose = self.pose();
+        BodyDef {
+            name: self.name.clone(),
+            kind: self.kind,
+            shape: self.shape_def.clone(),
+            position: pose.translation.into(),
+            angle: self.angle_rad,
+            linear_velocity: self.origin_velocity().into(),
+            angular_velocity: self.angular_velocity,
+            density: self.density,
+            friction: self.friction,
+            restitution: self.restitution,
+        }
+    }
+
+    /// The body's name, if the scene gave one.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Static, dynamic or kinematic.
+    pub fn kind(&self) -> BodyKind {
+        self.kind
+    }
+
+    /// True for dynamic bodies (the only ones forces and contacts move).
+    pub fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Dynamic
+    }
+
+    /// The shape, in the body's local frame.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// Coulomb friction coefficient.
+    pub fn friction(&self) -> f32 {
+        self.friction
+    }
+
+    /// Restitution in [0, 1].
+    pub fn restitution(&self) -> f32 {
+        self.restitution
+    }
+
+    /// Mass (kg); 0 for static and kinematic bodies.
+    pub fn mass(&self) -> f32 {
+        self.mass_kg
+    }
+
+    /// 1 / mass (1/kg); 0 for static and kinematic bodies.
+    pub fn inv_mass(&self) -> f32 {
+        self.inv_mass
+    }
+
+    /// Moment of inertia about the centre of mass (kg·m²); 0 unless dynamic.
+    pub fn inertia(&self) -> f32 {
+        self.inertia
+    }
+
+    /// 1 / inertia; 0 unless dynamic.
+    pub fn inv_inertia(&self) -> f32 {
+        self.inv_inertia
+    }
+
+    /// Centre of mass in the body's local frame (m).
+    pub fn local_center(&self) -> Vec2 {
+        self.local_center
+    }
+
+    /// Centre of mass, world frame (m).
+    pub fn center_of_mass(&self) -> Vec2 {
+        self.center_world
+    }
+
+    /// Angle of the local frame (radians, counter-clockwise, not wrapped).
+    pub fn angle(&self) -> f32 {
+        self.angle_rad
+    }
+
+    /// Rotation of the local frame.
+    pub fn rotation(&self) -> Rot {
+        self.rot
+    }
+
+    /// The pose of the body's origin (local frame to world): what the narrow phase and
+    /// the drawing use.
+    pub fn pose(&self) -> Pose {
+        Pose {
+            translation: self.center_world - self.rot.apply(self.local_center),
+            rotation: self.rot,
+        }
+    }
+
+    /// Velocity of the centre of mass (m/s, world frame).
+    pub fn linear_velocity(&self) -> Vec2 {
+        self.linear_velocity
+    }
+
+    /// Velocity of the body's origin (m/s, world frame).
+    pub fn origin_velocity(&self) -> Vec2 {
+        self.linear_velocity + cross_sv(self.angular_velocity, -self.rot.apply(self.local_center))
+    }
+
+    /// Angular velocity (rad/s, counter-clockwise).
+    pub fn angular_velocity(&self) -> f32 {
+        self.angular_velocity
+    }
+
+    /// Velocity of the material point at `world_point` (m/s): v + ω × (p − c).
+    pub fn velocity_at(&self, world_point: Vec2) -> Vec2 {
+        self.linear_velocity + cross_sv(self.angular_velocity, world_point - self.center_world)
+    }
+
+    /// Kinetic energy ½·m·v² + ½·I·ω² (J); 0 unless dynamic.
+    pub fn kinetic_energy(&self) -> f32 {
+        0.5 * self.mass_kg * self.linear_velocity.length_squared()
+            + 0.5 * self.inertia * self.angular_velocity * self.angular_velocity
+    }
+
+    /// Sets the velocity of the centre of mass (m/s). Static bodies ignore it. A
+    /// non-finite value is accepted and the body is removed at the next step (see
+    /// [`crate::dynamics::StepReport`]).
+    pub fn set_linear_velocity(&mut self, velocity: Vec2) {
+        if self.kind != BodyKind::Static {
+            self.linear_velocity = velocity;
+        }
+    }
+
+    /// Sets the angular velocity (rad/s). Static bodies ignore it.
+    pub fn set_angular_velocity(&mut self, omega: f32) {
+        if self.kind != BodyKind::Static {
+            self.angular_velocity = omega;
+        }
+    }
+
+    /// Places the body's origin at `position` (m) with `angle` (rad).
+    pub fn set_pose(&mut self, position: Vec2, angle_rad: f32) {
+        self.angle_rad = angle_rad;
+        self.rot = Rot::from_angle(angle_rad);
+        self.center_world = position + self.rot.apply(self.local_center);
+    }
+
+    /// World-frame bounding box of the shape at the current pose.
+    pub fn aabb(&self) -> Aabb {
+        let pose = self.pose();
+        match &self.shape {
+            Shape::Circle(c) => {
+                let r = Vec2::splat(c.radius());
+                Aabb::new(pose.translation - r, pose.translation + r)
+            }
+            Shape::Polygon(p) => Aabb::from_points_posed(p.vertices(), &pose),
+            Shape::Segment(s) => Aabb::from_points_posed(&[s.a(), s.b()], &pose),
+        }
+    }
+
+    /// Which part of the state is not finite, if any (for the removal report).
+    pub(crate) fn non_finite_part(&self) -> Option<&'static str> {
+        if !is_finite(self.center_world) || !self.angle_rad.is_finite() {
+            Some("position")
+        } else if !is_finite(self.linear_velocity) || !self.angular_velocity.is_finite() {
+            Some("velocity")
+        } else {
+            None
+        }
+    }
+
+    /// Moves the centre of mass by `delta` (m) and turns by `delta_angle` (rad).
+    #[inline]
+    pub(crate) fn translate_rotate(&mut self, delta: Vec2, delta_angle: f32) {
+        self.center_world += delta;
+        if delta_angle != 0.0 {
+            self.angle_rad += delta_angle;
+            self.rot = Rot::from_angle(self.angle_rad);
+        }
+    }
+
+    /// Sets both velocities without the static check (the solver only writes to bodies
+    /// it may move).
+    #[inline]
+    pub(crate) fn set_velocities_unchecked(&mut self, v: Vec2, omega: f32) {
+        self.linear_velocity = v;
+        self.angular_velocity = omega;
+    }
+}
+
+/// One slot of a [`BodySet`].
+#[derive(Clone, Debug)]
+struct Slot {
+    generation: u32,
+    body: Option<Body>,
+}
+
+/// The bodies of a world, behind generational handles. Iteration is in slot order,
+/// which is what makes stepping deterministic.
+#[derive(Clone, Debug, Default)]
+pub struct BodySet {
+    slots: Vec<Slot>,
+    /// Free slot indices; reused last-freed first.
+    free: Vec<u32>,
+    len: usize,
+}
+
+impl BodySet {
+    /// An empty set.
+    pub fn new() -> BodySet {
+        BodySet::default()
+    }
+
+    /// Adds a body, reusing a free slot when there is one (with its generation bumped).
+    pub fn insert(&mut self, body: Body) -> BodyHandle {
+        self.len += 1;
+        if let Some(index) = self.free.pop() {
+            let slot = &mut self.slots[index as usize];
+            slot.generation = slot.generation.wrapping_add(1);
+            slot.body = Some(body);
+            BodyHandle {
+                index,
+                generation: slot.generation,
+            }
+        } else {
+            let index = self.slots.len() as u32;
+            self.slots.push(Slot {
+                generation: 0,
+                body: Some(body),
+            });
+            BodyHandle { index, generation: 0 }
+        }
+    }
+
+    /// Removes and returns the body; `None` for a stale or unknown handle.
+    pub fn remove(&mut self, handle: BodyHandle) -> Option<Body> {
+        let slot = self.slots.get_mut(handle.index as usize)?;
+        if slot.generation != handle.generation {
+            return None;
+        }
+        let body = slot.body.take()?;
+        self.free.push(handle.index);
+        self.len -= 1;
+        Some(body)
+    }
+
+    /// The body behind `handle`, if it still exists.
+    pub fn get(&self, handle: BodyHandle) -> Option<&Body> {
+        let slot = self.slots.get(handle.index as usize)?;
+        if slot.generation != handle.generation {
+            return None;
+        }
+        slot.body.as_ref()
+    }
+
+    /// The body behind `handle`, mutably, if it still exists.
+    pub fn get_mut(&mut self, handle: BodyHandle) -> Option<&mut Body> {
+        let slot = self.slots.get_mut(handle.index as usize)?;
+        if slot.generation != handle.generation {
+            return None;
+        }
+        slot.body.as_mut()
+    }
+
+    /// True when `handle` names a live body.
+    pub fn contains(&self, handle: BodyHandle) -> bool {
+        self.get(handle).is_some()
+    }
+
+    /// Number of live bodies.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when there are no bodies.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Live bodies with their handles, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (BodyHandle, &Body)> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.body.as_ref().map(|b| {
+                (
+                    BodyHandle {
+                        index: i as u32,
+                        generation: s.generation,
+                    },
+                    b,
+                )
+            })
+        })
+    }
+
+    /// Handles of the live bodies, in slot order.
+    pub fn handles(&self) -> Vec<BodyHandle> {
+        self.iter().map(|(h, _)| h).collect()
+    }
+
+    /// Number of slots (live or free): the size of per-slot scratch arrays.
+    pub(crate) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The body in slot `index`, if live.
+    #[inline]
+    pub(crate) fn slot(&self, index: usize) -> Option<&Body> {
+        self.slots.get(index).and_then(|s| s.body.as_ref())
+    }
+
+    /// The body in slot `index`, mutably, if live.
+    #[inline]
+    pub(crate) fn slot_mut(&mut self, index: usize) -> Option<&mut Body> {
+        self.slots.get_mut(index).and_then(|s| s.body.as_mut())
+    }
+
+    /// The handle of the live body in slot `index`.
+    pub(crate) fn handle_of_slot(&self, index: usize) -> Option<BodyHandle> {
+        let s = self.slots.get(index)?;
+        s.body.as_ref().map(|_| BodyHandle {
+            index: index as u32,
+            generation: s.generation,
+        })
+    }
+
+    /// Live bodies mutably, in slot order.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Body> + '_ {
+        self.slots.iter_mut().filter_map(|s| s.body.as_mut())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Circle, Polygon};
+    use crate::math::Point;
+
+    fn ball() -> Body {
+        let def = BodyDef::new(ShapeDef::Circle { radius: 1.0 });
+        Body::new(&def, Shape::Circle(Circle::new(1.0).unwrap()))
+    }
+
+    #[test]
+    fn stale_handles_miss_the_reused_slot() {
+        let mut set = BodySet::new();
+        let a = set.insert(ball());
+        assert!(set.remove(a).is_some());
+        let b = set.insert(ball());
+        assert_eq!(a.index, b.index);
+        assert_ne!(a.generation, b.generation);
+        assert!(set.get(a).is_none() && set.get(b).is_some());
+        assert!(set.remove(a).is_none());
+        assert_eq!(set.len(), 1);
+    }
+
+    #[test]
+    fn off_centre_shape_keeps_its_origin_pose_and_velocity() {
+        // A unit square drawn from (1, 0) to (2, 1): its centroid is (1.5, 0.5) local.
+        let pts = [(1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0)];
+        let mut def = BodyDef::new(ShapeDef::Polygon {
+            points: pts.iter().map(|&(x, y)| Point(x, y)).collect(),
+        });
+        def.position = Point(3.0, 4.0);
+        def.angle = 0.5;
+        def.linear_velocity = Point(1.0, -2.0);
+        def.angular_velocity = 0.7;
+        let poly = Polygon::new(&pts.map(|(x, y)| Vec2::new(x, y))).unwrap();
+        let body = Body::new(&def, Shape::Polygon(poly));
+        assert!((body.local_center() - Vec2::new(1.5, 0.5)).length() < 1e-6);
+        assert!((body.mass() - 1.0).abs() < 1e-6);
+        let back = body.to_def();
+        assert!((Vec2::from(back.position) - Vec2::new(3.0, 4.0)).length() < 1e-5);
+        assert!((Vec2::from(back.linear_velocity) - Vec2::new(1.0, -2.0)).length() < 1e-5);
+    }
+}

@@ -1,0 +1,53 @@
+//! What one step cost and did, as plain data (rapier's per-stage counters). Times come
+//! from `std::time::Instant` and are for display only: nothing in the simulation reads
+//! them, so results never depend on the machine's speed.
+
+use super::body::BodyHandle;
+use crate::narrow::Work;
+use std::time::Duration;
+
+/// Time per stage and counts, summed over the substeps of one step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepProfile {
+    /// Substeps run.
+    pub substeps: u32,
+    /// Finding candidate pairs (bounding boxes and the broad phase).
+    pub broad: Duration,
+    /// Narrow phase on every candidate pair.
+    pub narrow: Duration,
+    /// Contact resolution (impulses or projection).
+    pub resolution: Duration,
+    /// Integration of velocities and positions, and the finiteness check.
+    pub integration: Duration,
+    /// The whole step.
+    pub total: Duration,
+    /// Candidate pairs the broad phase handed to the narrow phase.
+    pub candidate_pairs: u32,
+    /// Pairs the narrow phase found intersecting.
+    pub contacts: u32,
+    /// Contact points of those pairs.
+    pub contact_points: u32,
+    /// Narrow-phase work summed over every candidate pair (Nv, Np, axes, GJK and EPA
+    /// iterations): the cost model T = Nv·Cv + Np·Cp.
+    pub work: Work,
+}
+
+/// A body taken out of the world during a step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RemovedBody {
+    /// Its handle (now stale).
+    pub handle: BodyHandle,
+    /// Its name, if it had one.
+    pub name: Option<String>,
+    /// Why, in words ("velocity is not finite").
+    pub reason: String,
+}
+
+/// What [`crate::dynamics::World::step`] returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepReport {
+    /// Bodies removed because their state stopped being finite; the rest kept stepping.
+    pub removed: Vec<RemovedBody>,
+    /// Time and counts of the step.
+    pub profile: StepProfile,
+}

@@ -1,0 +1,80 @@
+//! Projection resolution, the method of seeds 001 and 003: move positions, then fix
+//! velocities.
+//!
+//! For each intersecting pair, in candidate order:
+//!
+//! ```text
+//! w = inv_mass_a + inv_mass_b                     (nothing to do when 0)
+//! A moves by  mtv · inv_mass_a / w                 (mtv moves A out of B)
+//! B moves by −mtv · inv_mass_b / w
+//! p  = mean of the contact points, r = p − centre
+//! vn = (v_b + ω_b × r_b − v_a − ω_a × r_a) · n     (n from A to B)
+//! if vn < 0:  λ = −vn / (w + I_a⁻¹ (r_a × n)² + I_b⁻¹ (r_b × n)²)
+//!             apply (1 + e)·λ·n to B and its opposite to A     (e = pair restitution)
+//! ```
+//!
+//! λ alone cancels the approach (a perfectly inelastic hit); (1 + e)·λ sends the bodies
+//! apart at e times their approach speed, seed 001's "elastic hit". No friction and no
+//! memory between steps, so a stack slowly creeps: use [`super::Resolution::Impulses`]
+//! for that. Moving by the whole MTV leaves the pair exactly touching, which the narrow
+//! phase reports as separated; resting bodies therefore find their contact again every
+//! other substep, which is the method's known jitter.
+
+use super::body::BodySet;
+use super::manifold::ContactManifold;
+use super::solver::mix_friction_restitution;
+use crate::math::{cross, Vec2};
+
+/// Resolves every manifold by projection (see the module docs).
+pub(crate) fn resolve_by_projection(bodies: &mut BodySet, manifolds: &[ContactManifold]) {
+    for m in manifolds {
+        let (ia, ib) = (m.body_a.index as usize, m.body_b.index as usize);
+        let (Some(a), Some(b)) = (bodies.slot(ia), bodies.slot(ib)) else {
+            continue;
+        };
+        let w = a.inv_mass() + b.inv_mass();
+        if w <= 0.0 {
+            continue;
+        }
+        let (_, restitution) = mix_friction_restitution(a.friction(), b.friction(), a.restitution(), b.restitution());
+        let move_a = m.mtv * (a.inv_mass() / w);
+        let move_b = -m.mtv * (b.inv_mass() / w);
+        let points = m.points.as_slice();
+        let point = if points.is_empty() {
+            0.5 * (a.center_of_mass() + b.center_of_mass())
+        } else {
+            points.iter().map(|p| p.point).sum::<Vec2>() / points.len() as f32
+        };
+        // Anchors after the move: the impulse acts on the separated configuration.
+        let r_a = point - (a.center_of_mass() + move_a);
+        let r_b = point - (b.center_of_mass() + move_b);
+        let n = m.normal;
+        let vn = (b.velocity_at(point) - a.velocity_at(point)).dot(n);
+        let mut impulse = Vec2::ZERO;
+        if vn < 0.0 {
+            let (rna, rnb) = (cross(r_a, n), cross(r_b, n));
+            let k = w + a.inv_inertia() * rna * rna + b.inv_inertia() * rnb * rnb;
+            let lambda = -vn / k;
+            if lambda.is_finite() {
+                impulse = (1.0 + restitution) * lambda * n;
+            }
+        }
+        let (ima, iia, imb, iib) = (a.inv_mass(), a.inv_inertia(), b.inv_mass(), b.inv_inertia());
+        if let Some(a) = bodies.slot_mut(ia) {
+            if a.is_dynamic() {
+                a.translate_rotate(move_a, 0.0);
+                let v = a.linear_velocity() - ima * impulse;
+                let w = a.angular_velocity() - iia * cross(r_a, impulse);
+                a.set_velocities_unchecked(v, w);
+            }
+        }
+        if let Some(b) = bodies.slot_mut(ib) {
+            if b.is_dynamic() {
+                b.translate_rotate(move_b, 0.0);
+                let v = b.linear_velocity() + imb * impulse;
+                let w = b.angular_velocity() + iib * cross(r_b, impulse);
+                b.set_velocities_unchecked(v, w);
+            }
+        }
+    }
+}

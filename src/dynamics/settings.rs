@@ -1,0 +1,86 @@
+//! The world's tuning, in one struct whose defaults explain themselves (the rapier
+//! `IntegrationParameters` pattern). Runtime only: a scene file stores what it needs
+//! (gravity, narrow phase) in its own definition types.
+
+use crate::math::Vec2;
+use crate::narrow::{Algorithm, NarrowConfig};
+
+/// How contacts are resolved once the narrow phase has found them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Resolution {
+    /// Sequential impulses with friction, restitution, warm starting and soft position
+    /// correction (`solver.rs`). Stacks; the default.
+    #[default]
+    Impulses,
+    /// Seeds 001/003: move each overlapping pair apart along its MTV, split by inverse
+    /// mass, and cancel the approaching normal velocity with (1 + restitution)·λ
+    /// (`projection.rs`). No friction; does not stack well — shown for comparison.
+    Projection,
+}
+
+/// Everything that tunes [`crate::dynamics::World::step`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldSettings {
+    /// Acceleration of gravity (m/s², world frame). Default (0, −9.81): y is up.
+    pub gravity: Vec2,
+    /// Narrow-phase algorithm used on every candidate pair. Default
+    /// [`Algorithm::NonConvexSat`], the scene format's default.
+    pub narrow_phase: Algorithm,
+    /// Narrow-phase tolerances. Default [`NarrowConfig::default`].
+    pub narrow_config: NarrowConfig,
+    /// How contacts are resolved. Default [`Resolution::Impulses`].
+    pub resolution: Resolution,
+    /// Each step is cut into this many substeps, each running the whole pipeline
+    /// (pairs, narrow phase, resolution, integration). Default 4: a 60 Hz step becomes
+    /// 240 Hz, which is what lets a tall stack stand (errors shrink with the square of
+    /// the substep). 0 is read as 1.
+    pub substeps: u32,
+    /// Sequential-impulse passes over all contacts per substep (with position bias).
+    /// Default 8; more converges stacks further at linear cost.
+    pub velocity_iterations: u32,
+    /// Passes without position bias after the positions are updated (Box2D v3's
+    /// "relax"): they take back the velocity the push-out added, so resolving overlap
+    /// does not make bodies jump. Default 2.
+    pub relax_iterations: u32,
+    /// Stiffness of the soft contact (Hz): how fast overlap is pushed out. Default 30 Hz
+    /// (Box2D v3's `contactHertz`); capped at a quarter of the substep rate, above which
+    /// the spring would be too stiff for the time step to follow.
+    pub contact_hertz: f32,
+    /// Damping ratio of the soft contact. Default 10: strongly over-damped, so pushing
+    /// out never overshoots into a bounce (Box2D v3's `contactDampingRatio`).
+    pub contact_damping_ratio: f32,
+    /// The push-out speed never exceeds this (m/s). Default 3 m/s: a deep overlap (a
+    /// body dropped inside another) separates over several steps instead of exploding.
+    pub max_push_speed: f32,
+    /// Restitution only applies when bodies approach faster than this (m/s). Default
+    /// 1 m/s: below it a resting body would keep bouncing on gravity's own velocity.
+    pub restitution_threshold: f32,
+    /// Overlap allowed at rest (m). Default 0.005 m (Box2D's `linearSlop`). The narrow
+    /// phase only reports overlapping shapes, so resting bodies must stay a little inside
+    /// each other for their contact (and its warm-start impulses) to persist; with 0 a
+    /// resting box would lose and find its contact every other substep.
+    pub slop: f32,
+    /// Start each substep's solver from the matched impulses of the previous one.
+    /// Default true; turning it off shows why stacks need it.
+    pub warm_starting: bool,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        WorldSettings {
+            gravity: Vec2::new(0.0, -9.81),
+            narrow_phase: Algorithm::NonConvexSat,
+            narrow_config: NarrowConfig::default(),
+            resolution: Resolution::Impulses,
+            substeps: 4,
+            velocity_iterations: 8,
+            relax_iterations: 2,
+            contact_hertz: 30.0,
+            contact_damping_ratio: 10.0,
+            max_push_speed: 3.0,
+            restitution_threshold: 1.0,
+            slop: 0.005,
+            warm_starting: true,
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! The world: bodies, settings, and the fixed-step pipeline.
+//!
+//! One call to [`World::step`] advances the simulation by `dt`, cut into
+//! [`WorldSettings::substeps`] substeps of `h = dt / substeps`, each running the whole
+//! pipeline of seeds 001 and 003:
+//!
+//! ```text
+//! for each substep:
+//!     candidate pairs   world AABBs → brute force (pairs.rs)           [broad]
+//!     narrow phase      collide() with the chosen algorithm per pair   [narrow]
+//!     v += g·h          dynamic bodies                                 [integration]
+//!     resolution        Impulses: solve velocities (solver.rs)         [resolution]
+//!                       Projection: move apart, fix velocities (projection.rs)
+//!     x += v·h, θ += ω·h                                               [integration]
+//!     (Impulses only)   relax passes, restitution, store impulses      [resolution]
+//!     remove bodies whose state is no longer finite
+//! ```
+//!
+//! Determinism: every loop runs in slot order and nothing reads the clock or a hash
+//! map's order, so the same world stepped the same way gives the same bits
+//! ([`World::state_hash`]).
+
+use super::body::{Body, BodyHandle, BodySet};
+use super::integrate::{integrate_positions, integrate_velocities};
+use super::manifold::ContactManifold;
+use super::pairs::{candidate_pairs_brute_force, Proxy};
+use super::profile::{RemovedBody, StepProfile, StepReport};
+use super::projection::resolve_by_projection;
+use super::settings::{Resolution, WorldSettings};
+use super::solver::{ContactCache, ContactSolver};
+use crate::narrow::collide;
+use crate::scene::{BodyDef, Scene, SceneDef, SceneError, SettingsDef, FORMAT_VERSION};
+use std::time::Instant;
+
+/// Buffers reused by every substep; never saved, rebuilt at will.
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    proxies: Vec<Proxy>,
+    pairs: Vec<(u32, u32)>,
+    solver: ContactSolver,
+}
+
+/// A rigid-body world.
+#[derive(Clone, Debug)]
+pub struct World {
+    settings: WorldSettings,
+    bodies: BodySet,
+    /// Warm-start impulses carried from one substep to the next.
+    cache: ContactCache,
+    /// The intersecting pairs of the last substep (for display and tests).
+    manifolds: Vec<ContactManifold>,
+    scratch: Scratch,
+    time_s: f64,
+    step_count: u64,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World::new(WorldSettings::default())
+    }
+}
+
+impl World {
+    /// An empty world.
+    pub fn new(settings: WorldSettings) -> World {
+        World {
+            settings,
+            bodies: BodySet::new(),
+            cache: ContactCache::default(),
+            manifolds: Vec::new(),
+            scratch: Scratch::default(),
+            time_s: 0.0,
+            step_count: 0,
+        }
+    }
+
+    /// The world a scene describes: its bodies in file order (body `i` gets slot `i`),
+    /// its gravity and narrow phase; every other setting at its default.
+    pub fn from_scene(scene: &Scene) -> World {
+        let def = scene.def();
+        let settings = WorldSettings {
+            gravity: def.gravity.into(),
+            narrow_phase: def.settings.narrow_phase,
+            ..WorldSettings::default()
+        };
+        World::from_scene_with(scene, settings)
+    }
+
+    /// The scene's bodies under `settings` (the scene's own gravity and narrow phase are
+    /// ignored: `settings` wins).
+    pub fn from_scene_with(scene: &Scene, settings: WorldSettings) -> World {
+        let mut world = World::new(settings);
+        for (def, shape) in scene.def().bodies.iter().zip(scene.shapes()) {
+            world.bodies.insert(Body::new(def, shape.clone()));
+        }
+        world
+    }
+
+    /// The current state as a scene definition (bodies in slot order, with their
+    /// current poses and velocities), ready to save. Loading it with
+    /// [`World::from_scene`] continues the simulation (warm-start impulses excepted).
+    pub fn to_scene_def(&self) -> SceneDef {
+        SceneDef {
+            version: FORMAT_VERSION,
+            gravity: self.settings.gravity.into(),
+            settings: SettingsDef {
+                narrow_phase: self.settings.narrow_phase,
+            },
+            bodies: self.bodies.iter().map(|(_, b)| b.to_def()).collect(),
+        }
+    }
+
+    /// Adds a body described by `def`, checked as a scene file's body would be. The
+    /// error names body 0 (the body alone is validated as a one-body scene).
+    // A `SceneError` is large (it carries the source, body and problem); inserting is a
+    // cold path run once per body, so it is returned by value as the scene module does.
+    #[allow(clippy::result_large_err)]
+    pub fn insert(&mut self, def: &BodyDef) -> Result<BodyHandle, SceneError> {
+        // The shape builder is private to the scene module; a one-body scene runs exactly
+        // the checks and construction a file's body gets.
+        let scene = Scene::from_def(SceneDef {
+            bodies: vec![def.clone()],
+            ..SceneDef::default()
+        })?;
+        let shape = scene.shapes()[0].clone();
+        Ok(self.bodies.insert(Body::new(def, shape)))
+    }
+
+    /// Removes a body (and its cached contacts); `None` for a stale handle.
+    pub fn remove(&mut self, handle: BodyHandle) -> Option<Body> {
+        let body = self.bodies.remove(handle)?;
+        self.cache.forget_body(handle);
+        self.manifolds.retain(|m| m.body_a != handle && m.body_b != handle);
+        Some(body)
+    }
+
+    /// The bodies.
+    pub fn bodies(&self) -> &BodySet {
+        &self.bodies
+    }
+
+    /// One body, if `handle` is live.
+    pub fn body(&self, handle: BodyHandle) -> Option<&Body> {
+        self.bodies.get(handle)
+    }
+
+    /// One body, mutably (to set its velocity or pose), if `handle` is live.
+    pub fn body_mut(&mut self, handle: BodyHandle) -> Option<&mut Body> {
+        self.bodies.get_mut(handle)
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// The settings, to change between steps. Changing the resolution forgets the
+    /// warm-start cache.
+    pub fn settings_mut(&mut self) -> &mut WorldSettings {
+        self.cache.clear();
+        &mut self.settings
+    }
+
+    /// The intersecting pairs found by the last substep.
+    pub fn contacts(&self) -> &[ContactManifold] {
+        &self.manifolds
+    }
+
+    /// Simulated time (s).
+    pub fn time(&self) -> f64 {
+        self.time_s
+    }
+
+    /// Steps taken.
+    pub fn step_count(&self) -> u64 {
+        self.step_count
+    }
+
+    /// Total kinetic energy of the dynamic bodies (J).
+    pub fn kinetic_energy(&self) -> f32 {
+        self.bodies.iter().map(|(_, b)| b.kinetic_energy()).sum()
+    }
+
+    /// FNV-1a (64 bit) over the bits of every body's handle, centre of mass, angle and
+    /// velocities, in slot order: equal hashes mean bitwise-equal states.
+    pub fn state_hash(&self) -> u64 {
+        const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        let mut hash = OFFSET;
+        let mut eat = |word: u32| {
+            for byte in word.to_le_bytes() {
+                hash ^= byte as u64;
+                hash = hash.wrapping_mul(PRIME);
+            }
+        };
+        for (h, b) in self.bodies.iter() {
+            let c = b.center_of_mass();
+            let v = b.linear_velocity();
+            for word in [
+                h.index,
+                h.generation,
+                c.x.to_bits(),
+                c.y.to_bits(),
+                b.angle().to_bits(),
+                v.x.to_bits(),
+                v.y.to_bits(),
+                b.angular_velocity().to_bits(),
+            ] {
+                eat(word);
+            }
+        }
+        hash
+    }
+
+    /// Advances the world by `dt` seconds (see the module docs). A `dt` that is not
+    /// finite and positive does nothing. Bodies whose state is not finite — before the
+    /// step or after any substep — are removed and listed in the report; the others keep
+    /// stepping.
+    pub fn step(&mut self, dt: f32) -> StepReport {
+        let start = Instant::now();
+        let mut report = StepReport::default();
+        if !(dt.is_finite() && dt > 0.0) {
+            return report;
+        }
+        // Checked first so an injected NaN never meets the solver.
+        self.remove_non_finite(&mut report.removed);
+        let substeps = self.settings.substeps.max(1);
+        let h = dt / substeps as f32;
+        for _ in 0..substeps {
+            self.substep(h, &mut report);
+        }
+        self.time_s += dt as f64;
+        self.step_count += 1;
+        report.profile.total = start.elapsed();
+        report
+    }
+
+    fn substep(&mut self, h: f32, report: &mut StepReport) {
+        let profile: &mut StepProfile = &mut report.profile;
+        profile.substeps += 1;
+        let settings = self.settings;
+
+        let t = Instant::now();
+        self.find_candidate_pairs();
+        profile.candidate_pairs += self.scratch.pairs.len() as u32;
+        profile.broad += t.elapsed();
+
+        let t = Instant::now();
+        self.manifolds.clear();
+        for &(ia, ib) in &self.scratch.pairs {
+            let (Some(a), Some(b)) = (self.bodies.slot(ia as usize), self.bodies.slot(ib as usize)) else {
+                continue;
+            };
+            let contact = collide(
+                a.shape(),
+                &a.pose(),
+                b.shape(),
+                &b.pose(),
+                settings.narrow_phase,
+                &settings.narrow_config,
+                None,
+            );
+            profile.work.add(&contact.work);
+            if !contact.intersect {
+                continue;
+            }
+            let (Some(body_a), Some(body_b)) = (
+                self.bodies.handle_of_slot(ia as usize),
+                self.bodies.handle_of_slot(ib as usize),
+            ) else {
+                continue;
+            };
+            profile.contacts += 1;
+            profile.contact_points += contact.points.len() as u32;
+            self.manifolds.push(ContactManifold {
+                body_a,
+                body_b,
+                normal: contact.normal,
+                depth: contact.depth,
+                mtv: contact.mtv,
+                points: contact.points,
+            });
+        }
+        profile.narrow += t.elapsed();
+
+        let t = Instant::now();
+        integrate_velocities(&mut self.bodies, settings.gravity, h);
+        profile.integration += t.elapsed();
+
+        match settings.resolution {
+            Resolution::Impulses => {
+                let t = Instant::now();
+                let solver = &mut self.scratch.solver;
+                solver.prepare(&self.bodies, &self.manifolds, &self.cache, &settings, h);
+                if settings.warm_starting {
+                    solver.warm_start();
+                }
+                for _ in 0..settings.velocity_iterations {
+                    solver.solve(true);
+                }
+                solver.write_velocities(&mut self.bodies);
+                profile.resolution += t.elapsed();
+
+                let t = Instant::now();
+                integrate_positions(&mut self.bodies, h);
+                profile.integration += t.elapsed();
+
+                let t = Instant::now();
+                let solver = &mut self.scratch.solver;
+                for _ in 0..settings.relax_iterations {
+                    solver.solve(false);
+                }
+                solver.apply_restitution(settings.restitution_threshold);
+                solver.write_velocities(&mut self.bodies);
+                solver.store_impulses(&mut self.cache);
+                debug_assert!(solver.constraint_count() <= self.manifolds.len());
+                profile.resolution += t.elapsed();
+            }
+            Resolution::Projection => {
+                let t = Instant::now();
+                resolve_by_projection(&mut self.bodies, &self.manifolds);
+                profile.resolution += t.elapsed();
+                let t = Instant::now();
+                integrate_positions(&mut self.bodies, h);
+                profile.integration += t.elapsed();
+            }
+        }
+
+        let t = Instant::now();
+        self.remove_non_finite(&mut report.removed);
+        report.profile.integration += t.elapsed();
+    }
+
+    /// World boxes of every live body, then the candidate pairs. The one place a broad
+    /// phase plugs in.
+    fn find_candidate_pairs(&mut self) {
+        let Scratch { proxies, pairs, .. } = &mut self.scratch;
+        proxies.clear();
+        pairs.clear();
+        proxies.extend(self.bodies.iter().map(|(h, b)| Proxy {
+            slot: h.index,
+            aabb: b.aabb(),
+            moves: b.is_dynamic(),
+        }));
+        candidate_pairs_brute_force(proxies, pairs);
+    }
+
+    /// Removes every body whose position or velocity is not finite, so a NaN never
+    /// reaches another body through a contact.
+    fn remove_non_finite(&mut self, removed: &mut Vec<RemovedBody>) {
+        let bad: Vec<(BodyHandle, &'static str)> = self
+            .bodies
+            .iter()
+            .filter_map(|(h, b)| b.non_finite_part().map(|part| (h, part)))
+            .collect();
+        for (handle, part) in bad {
+            if let Some(body) = self.remove(handle) {
+                removed.push(RemovedBody {
+                    handle,
+                    name: body.name().map(str::to_string),
+                    reason: format!("{part} is not finite"),
+                });
+            }
+        }
+    }
+}
