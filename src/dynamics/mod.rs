@@ -22,10 +22,9 @@
 //!   the centre of mass is what moves, the shape's origin follows), [`BodySet`] and its
 //!   generational [`BodyHandle`]s;
 //! - `settings.rs`: [`WorldSettings`], every knob with its default, and [`Resolution`];
-//! - `world.rs`: [`World`] and [`World::step`]: candidate pairs → narrow phase →
+//! - `world.rs`: [`World`] and [`World::step`]: candidate pairs (by the broad phase
+//!   the settings choose, [`crate::broad`]) → narrow phase →
 //!   resolution → integration, per substep;
-//! - `pairs.rs`: candidate pairs by brute force, behind a signature a broad phase can
-//!   replace;
 //! - `solver.rs`: sequential impulses with friction, restitution, warm starting and soft
 //!   contacts (Catto 2005, Box2D v3);
 //! - `projection.rs`: the seeds' projection resolution, (1 + e)·λ;
@@ -39,7 +38,6 @@ mod body;
 mod clock;
 mod integrate;
 mod manifold;
-mod pairs;
 mod profile;
 mod projection;
 mod settings;
@@ -49,7 +47,6 @@ mod world;
 pub use body::{Body, BodyHandle, BodySet};
 pub use clock::{FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_MAX_STEPS_PER_FRAME, DEFAULT_RATE_HZ};
 pub use manifold::ContactManifold;
-pub use pairs::{candidate_pairs_brute_force, Proxy};
 pub use profile::{RemovedBody, StepProfile, StepReport};
 pub use settings::{Resolution, WorldSettings};
 pub use solver::mix_friction_restitution;

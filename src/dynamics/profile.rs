@@ -23,6 +23,8 @@ pub struct StepProfile {
     pub total: Duration,
     /// Candidate pairs the broad phase handed to the narrow phase.
     pub candidate_pairs: u32,
+    /// Bounding-box tests the broad phase made (its Nv), summed over substeps.
+    pub broad_tests: u64,
     /// Pairs the narrow phase found intersecting.
     pub contacts: u32,
     /// Contact points of those pairs.

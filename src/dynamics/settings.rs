@@ -2,6 +2,7 @@
 //! `IntegrationParameters` pattern). Runtime only: a scene file stores what it needs
 //! (gravity, narrow phase) in its own definition types.
 
+use crate::broad::BroadPhaseKind;
 use crate::math::Vec2;
 use crate::narrow::{Algorithm, NarrowConfig};
 
@@ -63,6 +64,9 @@ pub struct WorldSettings {
     /// Start each substep's solver from the matched impulses of the previous one.
     /// Default true; turning it off shows why stacks need it.
     pub warm_starting: bool,
+    /// Which broad phase finds the candidate pairs. All four give the same pairs, so
+    /// switching changes only the time it takes. Default sweep-and-prune.
+    pub broad_phase: BroadPhaseKind,
 }
 
 impl Default for WorldSettings {
@@ -81,6 +85,7 @@ impl Default for WorldSettings {
             restitution_threshold: 1.0,
             slop: 0.005,
             warm_starting: true,
+            broad_phase: BroadPhaseKind::default(),
         }
     }
 }

@@ -23,11 +23,11 @@
 use super::body::{Body, BodyHandle, BodySet};
 use super::integrate::{integrate_positions, integrate_velocities};
 use super::manifold::ContactManifold;
-use super::pairs::{candidate_pairs_brute_force, Proxy};
 use super::profile::{RemovedBody, StepProfile, StepReport};
 use super::projection::resolve_by_projection;
 use super::settings::{Resolution, WorldSettings};
 use super::solver::{ContactCache, ContactSolver};
+use crate::broad::{BroadPhase, Proxy};
 use crate::narrow::collide;
 use crate::scene::{BodyDef, Scene, SceneDef, SceneError, SettingsDef, FORMAT_VERSION};
 use std::time::Instant;
@@ -35,6 +35,9 @@ use std::time::Instant;
 /// Buffers reused by every substep; never saved, rebuilt at will.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
+    /// The broad phase keeps state between steps (sorted axis, tree), but it is all
+    /// rebuilt from the bodies at will, so it lives with the scratch.
+    broad: BroadPhase,
     proxies: Vec<Proxy>,
     pairs: Vec<(u32, u32)>,
     solver: ContactSolver,
@@ -241,7 +244,7 @@ impl World {
         let settings = self.settings;
 
         let t = Instant::now();
-        self.find_candidate_pairs();
+        profile.broad_tests += self.find_candidate_pairs();
         profile.candidate_pairs += self.scratch.pairs.len() as u32;
         profile.broad += t.elapsed();
 
@@ -333,16 +336,24 @@ impl World {
 
     /// World boxes of every live body, then the candidate pairs. The one place a broad
     /// phase plugs in.
-    fn find_candidate_pairs(&mut self) {
-        let Scratch { proxies, pairs, .. } = &mut self.scratch;
+    /// Returns the number of box tests the broad phase made.
+    fn find_candidate_pairs(&mut self) -> u64 {
+        let Scratch {
+            broad, proxies, pairs, ..
+        } = &mut self.scratch;
         proxies.clear();
         pairs.clear();
-        proxies.extend(self.bodies.iter().map(|(h, b)| Proxy {
-            slot: h.index,
-            aabb: b.aabb(),
-            moves: b.is_dynamic(),
-        }));
-        candidate_pairs_brute_force(proxies, pairs);
+        // A pair is a candidate only when a body in it can move: bodies that cannot be
+        // pushed (static, kinematic) are "static" to the broad phase.
+        proxies.extend(
+            self.bodies
+                .iter()
+                .map(|(h, b)| Proxy::new(h.index, b.aabb(), !b.is_dynamic())),
+        );
+        if broad.kind() != self.settings.broad_phase {
+            broad.set_kind(self.settings.broad_phase);
+        }
+        broad.update(proxies, pairs).bv_tests
     }
 
     /// Removes every body whose position or velocity is not finite, so a NaN never
