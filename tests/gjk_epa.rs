@@ -562,13 +562,17 @@ fn trace_of_two_unit_squares() {
     assert!((normal - Vec2::X).length() < 1e-6, "{normal}");
     assert!((depth - 0.4).abs() < 1e-6, "{depth}");
 
-    // Shape of the trace: GJK steps, GjkEnd, EPA steps, EpaEnd, in that order.
+    // Shape of the trace: GJK steps, GjkEnd, EpaStart, EPA steps, EpaEnd, in that order.
     let kinds: Vec<&str> = trace
         .steps
         .iter()
         .map(|s| match s {
             TraceStep::Gjk(_) => "gjk",
             TraceStep::GjkEnd(_) => "gjk_end",
+            TraceStep::EpaStart(start) => {
+                assert!(!start.grown, "GJK ended on a triangle: EPA starts from it");
+                "epa_start"
+            }
             TraceStep::Epa(_) => "epa",
             TraceStep::EpaEnd(_) => "epa_end",
             _ => "other",
@@ -577,9 +581,10 @@ fn trace_of_two_unit_squares() {
     let gjk_steps = kinds.iter().take_while(|k| **k == "gjk").count();
     assert_eq!(gjk_steps as u32, g.iterations);
     assert_eq!(kinds[gjk_steps], "gjk_end");
-    let epa_steps = kinds[gjk_steps + 1..].iter().take_while(|k| **k == "epa").count();
+    assert_eq!(kinds[gjk_steps + 1], "epa_start");
+    let epa_steps = kinds[gjk_steps + 2..].iter().take_while(|k| **k == "epa").count();
     assert_eq!(epa_steps as u32, e.iterations);
-    assert_eq!(kinds.len(), gjk_steps + epa_steps + 2);
+    assert_eq!(kinds.len(), gjk_steps + epa_steps + 3);
     assert_eq!(*kinds.last().unwrap(), "epa_end");
 
     match &trace.steps[gjk_steps] {

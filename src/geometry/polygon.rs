@@ -42,7 +42,7 @@ pub enum PolygonError {
     ZeroArea,
     /// Two edges cross or overlap.
     #[error(
-        "the polygon intersects itself: edge {edge_a} ({a0:?} to {a1:?}) crosses edge {edge_b} ({b0:?} to {b1:?})"
+        "the polygon intersects itself: edge {edge_a} ({a0:?} to {a1:?}) crosses or touches edge {edge_b} ({b0:?} to {b1:?})"
     )]
     SelfIntersecting {
         /// First edge (point `edge_a` to the next point).

@@ -51,7 +51,7 @@
 
 use super::contact::Work;
 use super::gjk::{gjk, GjkInput, Simplex};
-use super::trace::{self, EpaEnd, EpaStep, EpaTermination, SupportPoint, Trace, TraceStep};
+use super::trace::{self, EpaEnd, EpaStartStep, EpaStep, EpaTermination, SupportPoint, Trace, TraceStep};
 use super::NarrowConfig;
 use crate::math::{cross, right_perp, Vec2};
 
@@ -331,7 +331,15 @@ pub fn epa(
 
     let mut poly = Polytope::new();
     let mut iterations: u32 = 0;
-    let (termination, normal, distance) = match grow(input, simplex, tol, work, &mut poly) {
+    let grown = grow(input, simplex, tol, work, &mut poly);
+    trace::record(trace, || {
+        TraceStep::EpaStart(EpaStartStep {
+            simplex: simplex.to_vec(),
+            polytope: poly.as_slice().to_vec(),
+            grown: poly.as_slice().len() != simplex.len(),
+        })
+    });
+    let (termination, normal, distance) = match grown {
         Grown::Touching(normal) => (EpaTermination::Touching, normal, 0.0),
         Grown::Degenerate(normal) => (EpaTermination::Degenerate, normal, 0.0),
         Grown::Polygon => loop {

@@ -86,6 +86,9 @@ pub enum TraceStep {
     Gjk(GjkStep),
     /// GJK stopped.
     GjkEnd(GjkEnd),
+    /// EPA's starting polygon, grown from GJK's simplex when that was a point or a
+    /// segment (the origin on the boundary of the simplex).
+    EpaStart(EpaStartStep),
     /// One EPA iteration.
     Epa(EpaStep),
     /// EPA stopped.
@@ -252,6 +255,19 @@ pub struct GjkEnd {
     pub point_a: Vec2,
     /// Closest point on B, world frame.
     pub point_b: Vec2,
+}
+
+/// Where EPA starts.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EpaStartStep {
+    /// GJK's final simplex.
+    pub simplex: Vec<SupportPoint>,
+    /// The polygon EPA starts from: the simplex itself when it was a proper triangle,
+    /// otherwise the simplex plus support points along the perpendiculars of its
+    /// segment (a side with no extent means the shapes only touch).
+    pub polytope: Vec<SupportPoint>,
+    /// True when support points had to be added to the simplex.
+    pub grown: bool,
 }
 
 /// One EPA iteration.
