@@ -17,20 +17,35 @@
 
 use crate::geometry::{ConvexView, Shape};
 use crate::math::{cross, right_perp, Pose, Vec2};
+use glam::DVec2;
 
 /// World-frame vertices of a convex view.
 fn world_vertices(view: &ConvexView, pose: &Pose) -> Vec<Vec2> {
     view.vertices.iter().map(|&v| pose.apply_point(v)).collect()
 }
 
+/// World vertices in f64: areas of thin overlaps (1e-9 m² and less) vanish in f32
+/// rounding, and the oracle must see every overlap the algorithms can.
+fn world_vertices64(view: &ConvexView, pose: &Pose) -> Vec<DVec2> {
+    let (c, s) = (pose.rotation.cos as f64, pose.rotation.sin as f64);
+    let t = pose.translation.as_dvec2();
+    view.vertices
+        .iter()
+        .map(|v| {
+            let v = v.as_dvec2();
+            DVec2::new(c * v.x - s * v.y, s * v.x + c * v.y) + t
+        })
+        .collect()
+}
+
 /// Signed area of a counter-clockwise polygon (shoelace).
-fn area(poly: &[Vec2]) -> f32 {
+fn area(poly: &[DVec2]) -> f64 {
     let n = poly.len();
-    0.5 * (0..n).map(|i| cross(poly[i], poly[(i + 1) % n])).sum::<f32>()
+    0.5 * (0..n).map(|i| poly[i].perp_dot(poly[(i + 1) % n])).sum::<f64>()
 }
 
 /// Sutherland–Hodgman: `subject` clipped by convex counter-clockwise `clip`.
-fn clip_convex(subject: &[Vec2], clip: &[Vec2]) -> Vec<Vec2> {
+fn clip_convex(subject: &[DVec2], clip: &[DVec2]) -> Vec<DVec2> {
     let mut out = subject.to_vec();
     let n = clip.len();
     for i in 0..n {
@@ -44,8 +59,8 @@ fn clip_convex(subject: &[Vec2], clip: &[Vec2]) -> Vec<Vec2> {
         for k in 0..m {
             let p = input[k];
             let q = input[(k + 1) % m];
-            let dp = cross(e, p - c0);
-            let dq = cross(e, q - c0);
+            let dp = e.perp_dot(p - c0);
+            let dq = e.perp_dot(q - c0);
             if dp >= 0.0 {
                 out.push(p);
             }
@@ -63,12 +78,12 @@ pub fn overlap_area(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> f32 {
     if !matches!(a, Shape::Polygon(_)) || !matches!(b, Shape::Polygon(_)) {
         return 0.0;
     }
-    let pieces_b: Vec<Vec<Vec2>> = (0..b.piece_count())
-        .map(|j| world_vertices(&b.piece(j), pose_b))
+    let pieces_b: Vec<Vec<DVec2>> = (0..b.piece_count())
+        .map(|j| world_vertices64(&b.piece(j), pose_b))
         .collect();
-    let mut total = 0.0;
+    let mut total = 0.0f64;
     for i in 0..a.piece_count() {
-        let pa = world_vertices(&a.piece(i), pose_a);
+        let pa = world_vertices64(&a.piece(i), pose_a);
         for pb in &pieces_b {
             let clipped = clip_convex(&pa, pb);
             if clipped.len() >= 3 {
@@ -76,18 +91,18 @@ pub fn overlap_area(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> f32 {
             }
         }
     }
-    total
+    total as f32
 }
 
-/// True when the shapes' interiors overlap: intersection area above `1e-7` of the
-/// smaller shape's bounding-box area (the rounding of the clipping itself).
+/// True when the shapes' interiors overlap: intersection area above `1e-12` of the
+/// smaller shape's bounding-box area (the rounding of the f64 clipping, with room).
 pub fn polygons_overlap(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     let box_area = |s: &Shape| {
         let bb = s.local_aabb();
         let d = bb.max - bb.min;
         d.x * d.y
     };
-    overlap_area(a, pose_a, b, pose_b) > 1e-7 * box_area(a).min(box_area(b))
+    overlap_area(a, pose_a, b, pose_b) > 1e-12 * box_area(a).min(box_area(b))
 }
 
 /// Convex hull, counter-clockwise, of a point set (Andrew's monotone chain).
