@@ -191,6 +191,17 @@ fn box_on_slope_sticks_below_the_friction_angle_and_slides_above() {
 
 #[test]
 fn pyramid_of_twenty_layers_stands_for_ten_seconds() {
+    // With sleeping on, the settled pyramid sleeps and holds its pose exactly; the same
+    // tolerances must hold with it off, where the solver alone keeps it standing.
+    for sleeping in [true, false] {
+        pyramid_of_twenty_layers(WorldSettings {
+            sleeping,
+            ..WorldSettings::default()
+        });
+    }
+}
+
+fn pyramid_of_twenty_layers(settings: WorldSettings) {
     const LAYERS: usize = 20;
     const SPACING: f32 = 1.05; // 1 m boxes with 5 cm gaps in a row
     let mut bodies = vec![ground()];
@@ -201,16 +212,18 @@ fn pyramid_of_twenty_layers_stands_for_ten_seconds() {
             bodies.push(body(rect(1.0, 1.0), x, 0.5 + layer as f32));
         }
     }
-    let (mut w, h) = world(bodies, WorldSettings::default());
+    let (mut w, h) = world(bodies, settings);
     let top = *h.last().unwrap();
     let p0 = w.body(top).unwrap().pose().translation;
     let started = Instant::now();
     let mut p1 = p0;
     let steps = (10.0 / DT).round() as usize;
     let mut max_points = 0;
+    let mut sleeping = 0;
     for i in 0..steps {
         let report = w.step(DT);
         max_points = max_points.max(report.profile.contact_points);
+        sleeping = report.profile.sleeping_bodies;
         if i + 1 == 60 {
             p1 = w.body(top).unwrap().pose().translation;
         }
@@ -218,9 +231,10 @@ fn pyramid_of_twenty_layers_stands_for_ten_seconds() {
     let elapsed = started.elapsed();
     let p10 = w.body(top).unwrap().pose().translation;
     println!(
-        "pyramid {} boxes, {steps} steps in {:.2} s ({:.3} ms/step; contact points per step up to {max_points}): \
+        "pyramid {} boxes (sleeping {}: {sleeping} asleep at the end), {steps} steps in {:.2} s ({:.3} ms/step; contact points per step up to {max_points}): \
          top box from start {:?} (|d| {:.4} m), from t = 1 s {:?} (|d| {:.4} m), KE {:.4} J",
         h.len() - 1,
+        settings.sleeping,
         elapsed.as_secs_f64(),
         1e3 * elapsed.as_secs_f64() / steps as f64,
         p10 - p0,

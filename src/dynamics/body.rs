@@ -66,6 +66,18 @@ pub struct Body {
     linear_velocity: Vec2,
     /// Angular velocity (rad/s, counter-clockwise).
     angular_velocity: f32,
+    /// Sweep metrics (`continuous.rs`), fixed by the shape: half the smallest width of
+    /// its thinnest convex piece (m; a circle's radius), the farthest its core reaches
+    /// from the centre of mass (m), and the radius around the core (m; circles only).
+    min_extent_m: f32,
+    core_reach_m: f32,
+    core_radius_m: f32,
+    /// Sleep state (`sleep.rs`): asleep or not, how long the body has been slow (s), and
+    /// the island it fell asleep with (the smallest slot index in it), so waking one
+    /// member wakes the rest.
+    sleeping: bool,
+    slow_time_s: f32,
+    sleep_island: Option<u32>,
 }
 
 impl Body {
@@ -94,6 +106,7 @@ impl Body {
         let angular_velocity = def.angular_velocity;
         // The file gives the origin's velocity; the state keeps the centre's.
         let linear_velocity = Vec2::from(def.linear_velocity) + cross_sv(angular_velocity, r_center);
+        let (min_extent_m, core_reach_m, core_radius_m) = sweep_metrics(&shape, local_center);
         Body {
             name: def.name.clone(),
             kind: def.kind,
@@ -112,6 +125,12 @@ impl Body {
             rot,
             linear_velocity,
             angular_velocity,
+            min_extent_m,
+            core_reach_m,
+            core_radius_m,
+            sleeping: false,
+            slow_time_s: 0.0,
+            sleep_island: None,
         }
     }
 
@@ -241,24 +260,68 @@ impl Body {
     /// Sets the velocity of the centre of mass (m/s). Static bodies ignore it. A
     /// non-finite value is accepted and the body is removed at the next step (see
     /// [`crate::dynamics::StepReport`]).
+    ///
+    /// A velocity other than zero wakes a sleeping body (and, at the next step, its
+    /// island); setting zero leaves it asleep, as it already is still (Box2D v3 does the
+    /// same, so code that keeps zeroing a velocity does not keep a pile awake).
     pub fn set_linear_velocity(&mut self, velocity: Vec2) {
         if self.kind != BodyKind::Static {
             self.linear_velocity = velocity;
+            if velocity != Vec2::ZERO {
+                self.wake_up();
+            }
         }
     }
 
-    /// Sets the angular velocity (rad/s). Static bodies ignore it.
+    /// Sets the angular velocity (rad/s). Static bodies ignore it. Wakes the body unless
+    /// `omega` is zero (see [`Body::set_linear_velocity`]).
     pub fn set_angular_velocity(&mut self, omega: f32) {
         if self.kind != BodyKind::Static {
             self.angular_velocity = omega;
+            if omega != 0.0 {
+                self.wake_up();
+            }
         }
     }
 
-    /// Places the body's origin at `position` (m) with `angle` (rad).
+    /// Places the body's origin at `position` (m) with `angle` (rad). Wakes the body:
+    /// whatever it rested on may no longer be under it.
     pub fn set_pose(&mut self, position: Vec2, angle_rad: f32) {
+        self.wake_up();
         self.angle_rad = angle_rad;
         self.rot = Rot::from_angle(angle_rad);
         self.center_world = position + self.rot.apply(self.local_center);
+    }
+
+    /// True while the body sleeps: it is not integrated, its velocities are zero, and the
+    /// narrow phase skips its pairs with static and other sleeping bodies.
+    pub fn is_sleeping(&self) -> bool {
+        self.sleeping
+    }
+
+    /// Wakes the body and restarts its rest timer. The rest of its sleeping island wakes
+    /// at the start of the next step ([`crate::dynamics::World::wake`] wakes the island
+    /// at once).
+    pub fn wake_up(&mut self) {
+        self.sleeping = false;
+        self.slow_time_s = 0.0;
+    }
+
+    /// Half the smallest width of the body's thinnest convex piece (m); a circle's
+    /// radius. Tunnelling is a matter of moving further than this in one substep.
+    pub fn min_extent(&self) -> f32 {
+        self.min_extent_m
+    }
+
+    /// How far any point of the body's core (its vertices; a circle's centre) lies from
+    /// the centre of mass (m): turning by Δθ moves no core point further than this × Δθ.
+    pub fn core_reach(&self) -> f32 {
+        self.core_reach_m
+    }
+
+    /// How far any point of the body lies from its centre of mass (m).
+    pub fn outer_reach(&self) -> f32 {
+        self.core_reach_m + self.core_radius_m
     }
 
     /// World-frame bounding box of the shape at the current pose.
@@ -295,6 +358,44 @@ impl Body {
         }
     }
 
+    /// Places the centre of mass at `center` with `angle_rad`, velocities untouched and
+    /// without waking (the sweep's roll-back).
+    pub(crate) fn place_center(&mut self, center: Vec2, angle_rad: f32) {
+        self.center_world = center;
+        if angle_rad != self.angle_rad {
+            self.angle_rad = angle_rad;
+            self.rot = Rot::from_angle(angle_rad);
+        }
+    }
+
+    /// Puts the body to sleep as a member of `island`: velocities zeroed, timer kept.
+    pub(crate) fn fall_asleep(&mut self, island: u32) {
+        self.sleeping = true;
+        self.sleep_island = Some(island);
+        self.linear_velocity = Vec2::ZERO;
+        self.angular_velocity = 0.0;
+    }
+
+    /// The island the body fell asleep with, if it has not been reconciled since.
+    pub(crate) fn sleep_island(&self) -> Option<u32> {
+        self.sleep_island
+    }
+
+    /// Forgets the island (the body is awake and its island has been woken).
+    pub(crate) fn clear_sleep_island(&mut self) {
+        self.sleep_island = None;
+    }
+
+    /// Seconds the body has been slow enough to sleep.
+    pub(crate) fn slow_time(&self) -> f32 {
+        self.slow_time_s
+    }
+
+    /// Sets the rest timer (s).
+    pub(crate) fn set_slow_time(&mut self, seconds: f32) {
+        self.slow_time_s = seconds;
+    }
+
     /// Sets both velocities without the static check (the solver only writes to bodies
     /// it may move).
     #[inline]
@@ -303,6 +404,41 @@ impl Body {
         self.angular_velocity = omega;
     }
 }
+
+/// The sweep metrics of a shape whose centre of mass is `local_center`: (half the
+/// smallest width over its convex pieces, core reach, core radius), all in metres.
+///
+/// The smallest width of a convex piece is attained across one of its edges (rotating
+/// calipers), so the minimum over edge normals of the projected width is exact for each
+/// piece. A non-convex polygon takes its thinnest piece: the comb's tooth, not the comb,
+/// is what can slip through a wall. A segment has no thickness; it gets a floor of
+/// [`MIN_SWEEP_EXTENT`] so its sweeps stay finite (capped by the settings anyway).
+fn sweep_metrics(shape: &Shape, local_center: Vec2) -> (f32, f32, f32) {
+    let reach = |points: &[Vec2]| points.iter().fold(0.0f32, |m, p| m.max((*p - local_center).length()));
+    match shape {
+        Shape::Circle(c) => (c.radius(), local_center.length(), c.radius()),
+        Shape::Segment(s) => (MIN_SWEEP_EXTENT, reach(&[s.a(), s.b()]), 0.0),
+        Shape::Polygon(p) => {
+            let mut thinnest = f32::INFINITY;
+            for piece in p.pieces() {
+                for n in piece.normals() {
+                    let (lo, hi) = piece.view().project(*n);
+                    thinnest = thinnest.min(0.5 * (hi - lo));
+                }
+            }
+            let extent = if thinnest.is_finite() {
+                thinnest
+            } else {
+                MIN_SWEEP_EXTENT
+            };
+            (extent.max(MIN_SWEEP_EXTENT), reach(p.vertices()), 0.0)
+        }
+    }
+}
+
+/// Smallest extent a body is given for sweeping (m): a millimetre. Zero-thickness
+/// segments would otherwise ask for infinitely many intermediate poses.
+const MIN_SWEEP_EXTENT: f32 = 1e-3;
 
 /// One slot of a [`BodySet`].
 #[derive(Clone, Debug)]

@@ -18,10 +18,11 @@
 use super::body::BodySet;
 use crate::math::Vec2;
 
-/// v += g·h on dynamic bodies.
+/// v += g·h on awake dynamic bodies (a sleeping body is not integrated at all: gravity
+/// would otherwise build up a velocity nothing cancels).
 pub(crate) fn integrate_velocities(bodies: &mut BodySet, gravity: Vec2, h: f32) {
     for body in bodies.iter_mut() {
-        if body.is_dynamic() {
+        if body.is_dynamic() && !body.is_sleeping() {
             let v = body.linear_velocity() + gravity * h;
             let w = body.angular_velocity();
             body.set_velocities_unchecked(v, w);
@@ -29,10 +30,11 @@ pub(crate) fn integrate_velocities(bodies: &mut BodySet, gravity: Vec2, h: f32) 
     }
 }
 
-/// x += v·h, θ += ω·h on moving bodies (the centre of mass moves; the origin follows).
+/// x += v·h, θ += ω·h on moving, awake bodies (the centre of mass moves; the origin
+/// follows).
 pub(crate) fn integrate_positions(bodies: &mut BodySet, h: f32) {
     for body in bodies.iter_mut() {
-        if body.kind() != crate::scene::BodyKind::Static {
+        if body.kind() != crate::scene::BodyKind::Static && !body.is_sleeping() {
             let dx = body.linear_velocity() * h;
             let dtheta = body.angular_velocity() * h;
             body.translate_rotate(dx, dtheta);

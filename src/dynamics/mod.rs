@@ -29,6 +29,12 @@
 //!   contacts (Catto 2005, Box2D v3);
 //! - `projection.rs`: the seeds' projection resolution, (1 + e)·λ;
 //! - `integrate.rs`: semi-implicit Euler and its known error;
+//! - `continuous.rs`: pseudo-continuous detection (seed 003): fast bodies are swept by
+//!   intermediate poses or by conservative advancement and rolled back to the moment of
+//!   contact, so they do not tunnel ([`ContinuousMode`]);
+//! - `sleep.rs`: islands of bodies joined by contacts (union–find); an island whose
+//!   bodies have all been slow for a while sleeps, and wakes when touched, moved or
+//!   left without support;
 //! - `profile.rs`: per-step times and counts ([`StepProfile`]) and the [`StepReport`];
 //! - `clock.rs`: the app's fixed-step clock ([`FixedClock`]): given how much wall time a
 //!   frame took, how many fixed steps to take now, and the fraction to interpolate
@@ -36,18 +42,21 @@
 
 mod body;
 mod clock;
+mod continuous;
 mod integrate;
 mod manifold;
 mod profile;
 mod projection;
 mod settings;
+mod sleep;
 mod solver;
 mod world;
 
 pub use body::{Body, BodyHandle, BodySet};
 pub use clock::{FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_MAX_STEPS_PER_FRAME, DEFAULT_RATE_HZ};
+pub use continuous::MAX_ADVANCEMENT_ITERATIONS;
 pub use manifold::ContactManifold;
 pub use profile::{RemovedBody, StepProfile, StepReport};
-pub use settings::{Resolution, WorldSettings};
+pub use settings::{ContinuousMode, Resolution, WorldSettings};
 pub use solver::mix_friction_restitution;
 pub use world::World;

@@ -32,6 +32,20 @@ pub struct StepProfile {
     /// Narrow-phase work summed over every candidate pair (Nv, Np, axes, GJK and EPA
     /// iterations): the cost model T = Nv·Cv + Np·Cp.
     pub work: Work,
+    /// Pseudo-continuous detection: sweeping fast bodies (part of the step's total).
+    pub continuous: Duration,
+    /// Fast bodies whose motion was subdivided (swept), summed over substeps. Zero in a
+    /// scene where nothing moves faster than the settings' fraction of its size.
+    pub continuous_bodies: u32,
+    /// Of those, the ones that hit something and were rolled back to the time of impact.
+    pub continuous_rollbacks: u32,
+    /// Narrow-phase or distance queries the sweeps made (intermediate poses × targets,
+    /// bisection steps, advancement iterations): the price of the sweeps.
+    pub continuous_queries: u32,
+    /// Bodies asleep at the end of the step.
+    pub sleeping_bodies: u32,
+    /// Islands (bodies joined by contacts) that fell asleep during the step.
+    pub islands_put_to_sleep: u32,
 }
 
 /// A body taken out of the world during a step.

@@ -8,24 +8,31 @@
 //! for each substep:
 //!     candidate pairs   world AABBs → brute force (pairs.rs)           [broad]
 //!     narrow phase      collide() with the chosen algorithm per pair   [narrow]
+//!     wake sleeping islands an awake body touched (sleep.rs)
 //!     v += g·h          dynamic bodies                                 [integration]
 //!     resolution        Impulses: solve velocities (solver.rs)         [resolution]
 //!                       Projection: move apart, fix velocities (projection.rs)
 //!     x += v·h, θ += ω·h                                               [integration]
 //!     (Impulses only)   relax passes, restitution, store impulses      [resolution]
+//!     sweep fast bodies, roll back to the time of impact (continuous.rs) [continuous]
 //!     remove bodies whose state is no longer finite
 //! ```
+//!
+//! Before the substeps, islands woken through the API wake whole; after them, rest
+//! timers advance and resting islands fall asleep (`sleep.rs`).
 //!
 //! Determinism: every loop runs in slot order and nothing reads the clock or a hash
 //! map's order, so the same world stepped the same way gives the same bits
 //! ([`World::state_hash`]).
 
 use super::body::{Body, BodyHandle, BodySet};
+use super::continuous::ContinuousScratch;
 use super::integrate::{integrate_positions, integrate_velocities};
 use super::manifold::ContactManifold;
 use super::profile::{RemovedBody, StepProfile, StepReport};
 use super::projection::resolve_by_projection;
 use super::settings::{Resolution, WorldSettings};
+use super::sleep::{self, SleepScratch};
 use super::solver::{ContactCache, ContactSolver};
 use crate::broad::{BroadPhase, Proxy};
 use crate::narrow::collide;
@@ -41,6 +48,10 @@ struct Scratch {
     proxies: Vec<Proxy>,
     pairs: Vec<(u32, u32)>,
     solver: ContactSolver,
+    /// Start poses and lists of the fast-body sweeps (`continuous.rs`).
+    continuous: ContinuousScratch,
+    /// Union–find of the islands (`sleep.rs`).
+    sleep: SleepScratch,
 }
 
 /// A rigid-body world.
@@ -129,12 +140,25 @@ impl World {
         Ok(self.bodies.insert(Body::new(def, shape)))
     }
 
-    /// Removes a body (and its cached contacts); `None` for a stale handle.
+    /// Removes a body (and its cached contacts); `None` for a stale handle. Sleeping
+    /// bodies within a slop or two of it wake, with their islands: they may have rested on
+    /// it.
     pub fn remove(&mut self, handle: BodyHandle) -> Option<Body> {
         let body = self.bodies.remove(handle)?;
         self.cache.forget_body(handle);
         self.manifolds.retain(|m| m.body_a != handle && m.body_b != handle);
+        let margin = 2.0 * self.settings.slop.max(0.0) + 1e-3;
+        sleep::wake_near(&mut self.bodies, &body.aabb(), margin, &mut self.scratch.sleep);
         Some(body)
+    }
+
+    /// Wakes a body and the whole island it sleeps with (no effect on a stale handle or
+    /// an awake body). What the app calls when the user grabs a body.
+    pub fn wake(&mut self, handle: BodyHandle) {
+        if let Some(body) = self.bodies.get_mut(handle) {
+            body.wake_up();
+            sleep::wake_islands(&mut self.bodies, &mut self.scratch.sleep);
+        }
     }
 
     /// The bodies.
@@ -184,8 +208,8 @@ impl World {
         self.bodies.iter().map(|(_, b)| b.kinetic_energy()).sum()
     }
 
-    /// FNV-1a (64 bit) over the bits of every body's handle, centre of mass, angle and
-    /// velocities, in slot order: equal hashes mean bitwise-equal states.
+    /// FNV-1a (64 bit) over the bits of every body's handle, centre of mass, angle,
+    /// velocities and sleep flag, in slot order: equal hashes mean bitwise-equal states.
     pub fn state_hash(&self) -> u64 {
         const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
         const PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -208,6 +232,7 @@ impl World {
                 v.x.to_bits(),
                 v.y.to_bits(),
                 b.angular_velocity().to_bits(),
+                b.is_sleeping() as u32,
             ] {
                 eat(word);
             }
@@ -227,11 +252,13 @@ impl World {
         }
         // Checked first so an injected NaN never meets the solver.
         self.remove_non_finite(&mut report.removed);
+        self.begin_sleep();
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as f32;
         for _ in 0..substeps {
             self.substep(h, &mut report);
         }
+        self.end_sleep(dt, &mut report.profile);
         self.time_s += dt as f64;
         self.step_count += 1;
         report.profile.total = start.elapsed();
@@ -242,6 +269,8 @@ impl World {
         let profile: &mut StepProfile = &mut report.profile;
         profile.substeps += 1;
         let settings = self.settings;
+
+        self.scratch.continuous.record_start(&self.bodies);
 
         let t = Instant::now();
         profile.broad_tests += self.find_candidate_pairs();
@@ -285,6 +314,9 @@ impl World {
             });
         }
         profile.narrow += t.elapsed();
+        if settings.sleeping {
+            sleep::wake_touched(&mut self.bodies, &self.manifolds, &mut self.scratch.sleep);
+        }
 
         let t = Instant::now();
         integrate_velocities(&mut self.bodies, settings.gravity, h);
@@ -330,8 +362,40 @@ impl World {
         }
 
         let t = Instant::now();
+        let counts = self.scratch.continuous.sweep(&mut self.bodies, &settings);
+        let profile = &mut report.profile;
+        profile.continuous_bodies += counts.bodies;
+        profile.continuous_rollbacks += counts.rollbacks;
+        profile.continuous_queries += counts.queries;
+        profile.continuous += t.elapsed();
+
+        let t = Instant::now();
         self.remove_non_finite(&mut report.removed);
         report.profile.integration += t.elapsed();
+    }
+
+    /// Before the substeps: islands touched through the API since the last step wake
+    /// whole; with sleeping switched off, everything wakes.
+    fn begin_sleep(&mut self) {
+        if self.settings.sleeping {
+            sleep::wake_islands(&mut self.bodies, &mut self.scratch.sleep);
+        } else {
+            sleep::wake_all(&mut self.bodies);
+        }
+    }
+
+    /// After the substeps: rest timers, islands, and the profile's sleep counts.
+    fn end_sleep(&mut self, dt: f32, profile: &mut StepProfile) {
+        if self.settings.sleeping {
+            profile.islands_put_to_sleep += sleep::update_sleep(
+                &mut self.bodies,
+                &self.manifolds,
+                &self.settings,
+                dt,
+                &mut self.scratch.sleep,
+            );
+        }
+        profile.sleeping_bodies = sleep::sleeping_count(&self.bodies);
     }
 
     /// World boxes of every live body, then the candidate pairs. The one place a broad
@@ -348,7 +412,9 @@ impl World {
         proxies.extend(
             self.bodies
                 .iter()
-                .map(|(h, b)| Proxy::new(h.index, b.aabb(), !b.is_dynamic())),
+                // A sleeping body is static too: its pairs with static and sleeping
+                // bodies are skipped (`sleep.rs`).
+                .map(|(h, b)| Proxy::new(h.index, b.aabb(), !b.is_dynamic() || b.is_sleeping())),
         );
         if broad.kind() != self.settings.broad_phase {
             broad.set_kind(self.settings.broad_phase);
