@@ -1,10 +1,12 @@
 //! The world's tuning, in one struct whose defaults explain themselves (the rapier
 //! `IntegrationParameters` pattern). Runtime only: a scene file stores what it needs
-//! (gravity, narrow phase) in its own definition types.
+//! in its own definition types ([`SettingsDef`]); [`WorldSettings::from_scene_settings`]
+//! and [`WorldSettings::to_scene_settings`] translate between the two.
 
 use crate::broad::BroadPhaseKind;
 use crate::math::Vec2;
 use crate::narrow::{Algorithm, NarrowConfig};
+use crate::scene::{ResolutionDef, SettingsDef};
 
 /// How contacts are resolved once the narrow phase has found them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -86,6 +88,67 @@ impl Default for WorldSettings {
             slop: 0.005,
             warm_starting: true,
             broad_phase: BroadPhaseKind::default(),
+        }
+    }
+}
+
+impl Resolution {
+    /// The runtime resolution a scene file's value names.
+    pub fn from_def(def: ResolutionDef) -> Resolution {
+        match def {
+            ResolutionDef::Impulses => Resolution::Impulses,
+            ResolutionDef::Projection => Resolution::Projection,
+        }
+    }
+
+    /// The value a scene file writes for this resolution.
+    pub fn to_def(self) -> ResolutionDef {
+        match self {
+            Resolution::Impulses => ResolutionDef::Impulses,
+            Resolution::Projection => ResolutionDef::Projection,
+        }
+    }
+}
+
+impl WorldSettings {
+    /// The settings a scene's `settings` and `gravity` ask for; everything a file does
+    /// not store stays at its default.
+    ///
+    /// The scene's `rate` is not a world setting: it is the caller's clock (a step of
+    /// `1 / rate` seconds is what the caller passes to [`crate::dynamics::World::step`]).
+    pub fn from_scene_settings(def: &SettingsDef, gravity: Vec2) -> WorldSettings {
+        // Destructured so that a new scene setting cannot be forgotten here.
+        let &SettingsDef {
+            narrow_phase,
+            broad_phase,
+            resolution,
+            rate: _,
+            substeps,
+            velocity_iterations,
+            sleeping: _,
+            continuous: _,
+        } = def;
+        WorldSettings {
+            gravity,
+            narrow_phase,
+            broad_phase,
+            resolution: Resolution::from_def(resolution),
+            substeps,
+            velocity_iterations,
+            ..WorldSettings::default()
+        }
+    }
+
+    /// The scene settings that rebuild these world settings, taking from `scene` the
+    /// settings the world does not hold (the rate, sleeping, continuous detection).
+    pub fn to_scene_settings(&self, scene: &SettingsDef) -> SettingsDef {
+        SettingsDef {
+            narrow_phase: self.narrow_phase,
+            broad_phase: self.broad_phase,
+            resolution: self.resolution.to_def(),
+            substeps: self.substeps,
+            velocity_iterations: self.velocity_iterations,
+            ..*scene
         }
     }
 }

@@ -55,6 +55,9 @@ pub struct World {
     scratch: Scratch,
     time_s: f64,
     step_count: u64,
+    /// The scene settings this world was built from, kept for saving the ones
+    /// [`WorldSettings`] does not hold (see [`WorldSettings::to_scene_settings`]).
+    scene_settings: SettingsDef,
 }
 
 impl Default for World {
@@ -74,25 +77,25 @@ impl World {
             scratch: Scratch::default(),
             time_s: 0.0,
             step_count: 0,
+            scene_settings: SettingsDef::default(),
         }
     }
 
     /// The world a scene describes: its bodies in file order (body `i` gets slot `i`),
-    /// its gravity and narrow phase; every other setting at its default.
+    /// its gravity and settings ([`WorldSettings::from_scene_settings`]); every setting
+    /// a file does not store at its default.
     pub fn from_scene(scene: &Scene) -> World {
         let def = scene.def();
-        let settings = WorldSettings {
-            gravity: def.gravity.into(),
-            narrow_phase: def.settings.narrow_phase,
-            ..WorldSettings::default()
-        };
+        let settings = WorldSettings::from_scene_settings(&def.settings, def.gravity.into());
         World::from_scene_with(scene, settings)
     }
 
-    /// The scene's bodies under `settings` (the scene's own gravity and narrow phase are
-    /// ignored: `settings` wins).
+    /// The scene's bodies under `settings` (the scene's own gravity and settings are
+    /// ignored: `settings` wins; the scene settings `settings` does not hold, such as
+    /// the rate, are kept for [`World::to_scene_def`]).
     pub fn from_scene_with(scene: &Scene, settings: WorldSettings) -> World {
         let mut world = World::new(settings);
+        world.scene_settings = scene.def().settings.clone();
         for (def, shape) in scene.def().bodies.iter().zip(scene.shapes()) {
             world.bodies.insert(Body::new(def, shape.clone()));
         }
@@ -106,9 +109,7 @@ impl World {
         SceneDef {
             version: FORMAT_VERSION,
             gravity: self.settings.gravity.into(),
-            settings: SettingsDef {
-                narrow_phase: self.settings.narrow_phase,
-            },
+            settings: self.settings.to_scene_settings(&self.scene_settings),
             bodies: self.bodies.iter().map(|(_, b)| b.to_def()).collect(),
         }
     }
