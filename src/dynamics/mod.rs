@@ -30,6 +30,8 @@
 //! - `projection.rs`: the seeds' projection resolution, (1 + e)·λ;
 //! - `integrate.rs`: semi-implicit Euler and its known error;
 //! - `profile.rs`: per-step times and counts ([`StepProfile`]) and the [`StepReport`];
+//! - `race.rs`: race mode, the three narrow phases side by side on the same pairs
+//!   ([`RaceReport`]);
 //! - `clock.rs`: the app's fixed-step clock ([`FixedClock`]): given how much wall time a
 //!   frame took, how many fixed steps to take now, and the fraction to interpolate
 //!   drawing by. It never reads a clock itself, so it is tested with synthetic time.
@@ -40,6 +42,7 @@ mod integrate;
 mod manifold;
 mod profile;
 mod projection;
+mod race;
 mod settings;
 mod solver;
 mod world;
@@ -48,6 +51,10 @@ pub use body::{Body, BodyHandle, BodySet};
 pub use clock::{FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_MAX_STEPS_PER_FRAME, DEFAULT_RATE_HZ};
 pub use manifold::ContactManifold;
 pub use profile::{RemovedBody, StepProfile, StepReport};
+pub use race::{
+    Disagreement, DisagreementKind, RaceAlgorithmStats, RaceAnswer, RaceReport, DEPTH_RELATIVE_LIMIT,
+    NORMAL_ANGLE_LIMIT_DEG,
+};
 pub use settings::{Resolution, WorldSettings};
 pub use solver::mix_friction_restitution;
 pub use world::World;

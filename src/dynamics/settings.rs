@@ -69,6 +69,12 @@ pub struct WorldSettings {
     /// Which broad phase finds the candidate pairs. All four give the same pairs, so
     /// switching changes only the time it takes. Default sweep-and-prune.
     pub broad_phase: BroadPhaseKind,
+    /// Race mode: every substep also runs the two other narrow phases on the same
+    /// candidate pairs and reports their times, work and disagreements with the chosen
+    /// one in [`StepReport::race`](super::StepReport::race). The simulation still uses
+    /// only the chosen algorithm, so racing never changes it; it only costs time.
+    /// Default off.
+    pub race: bool,
 }
 
 impl Default for WorldSettings {
@@ -88,6 +94,7 @@ impl Default for WorldSettings {
             slop: 0.005,
             warm_starting: true,
             broad_phase: BroadPhaseKind::default(),
+            race: false,
         }
     }
 }

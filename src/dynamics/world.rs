@@ -8,6 +8,7 @@
 //! for each substep:
 //!     candidate pairs   world AABBs → brute force (pairs.rs)           [broad]
 //!     narrow phase      collide() with the chosen algorithm per pair   [narrow]
+//!     (race mode)       the other two on the same pair (race.rs)       [narrow]
 //!     v += g·h          dynamic bodies                                 [integration]
 //!     resolution        Impulses: solve velocities (solver.rs)         [resolution]
 //!                       Projection: move apart, fix velocities (projection.rs)
@@ -25,6 +26,7 @@ use super::integrate::{integrate_positions, integrate_velocities};
 use super::manifold::ContactManifold;
 use super::profile::{RemovedBody, StepProfile, StepReport};
 use super::projection::resolve_by_projection;
+use super::race::RaceReport;
 use super::settings::{Resolution, WorldSettings};
 use super::solver::{ContactCache, ContactSolver};
 use crate::broad::{BroadPhase, Proxy};
@@ -228,6 +230,7 @@ impl World {
         }
         // Checked first so an injected NaN never meets the solver.
         self.remove_non_finite(&mut report.removed);
+        report.race = self.settings.race.then(|| RaceReport::new(self.settings.narrow_phase));
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as f32;
         for _ in 0..substeps {
@@ -265,6 +268,16 @@ impl World {
                 None,
             );
             profile.work.add(&contact.work);
+            if let Some(race) = report.race.as_mut() {
+                let pair = (ia as usize, ib as usize);
+                race.race_pair(
+                    &self.bodies,
+                    pair,
+                    &contact,
+                    &settings.narrow_config,
+                    profile.substeps - 1,
+                );
+            }
             if !contact.intersect {
                 continue;
             }
