@@ -22,8 +22,8 @@
 //! poses, and the times it records are read by nobody but the report.
 //!
 //! All three are timed by the race itself, the chosen one included (a second call with
-//! the same inputs), so each is timed the same way: right after the world's own query,
-//! with the pair's shapes warm in the cache.
+//! the same inputs), so each is timed the same way, after the world's own query; and
+//! the order turns from pair to pair, so none always goes first into a cold cache.
 
 use super::body::{BodyHandle, BodySet};
 use crate::math::Vec2;
@@ -186,17 +186,28 @@ impl RaceReport {
         };
         let (pose_a, pose_b) = (a.pose(), b.pose());
         let chosen_answer = RaceAnswer::from(chosen_contact);
-        for (stats, algorithm) in self.per_algorithm.iter_mut().zip(Algorithm::ALL) {
+        // The first query after the world's own loads whatever the others left cold (a
+        // decomposition's pieces), so the order turns by one every pair: each algorithm
+        // goes first on a third of the pairs. Disagreements are still listed in
+        // `Algorithm::ALL` order, per pair.
+        let first = self.per_algorithm[0].queries as usize % Algorithm::ALL.len();
+        let mut answers = [RaceAnswer::default(); 3];
+        for turn in 0..Algorithm::ALL.len() {
+            let index = (first + turn) % Algorithm::ALL.len();
+            let algorithm = Algorithm::ALL[index];
+            let stats = &mut self.per_algorithm[index];
             let start = Instant::now();
             let contact = collide(a.shape(), &pose_a, b.shape(), &pose_b, algorithm, config, None);
             stats.time += start.elapsed();
             stats.queries += 1;
             stats.intersecting += u32::from(contact.intersect);
             stats.work.add(&contact.work);
+            answers[index] = RaceAnswer::from(&contact);
+        }
+        for (algorithm, other_answer) in Algorithm::ALL.into_iter().zip(answers) {
             if algorithm == self.chosen {
                 continue;
             }
-            let other_answer = RaceAnswer::from(&contact);
             for kind in disagreement_kinds(&chosen_answer, &other_answer).into_iter().flatten() {
                 self.disagreements.push(Disagreement {
                     body_a,
