@@ -4,6 +4,7 @@
 //! A closed stdout (`collision-lab contacts … | head`) is not an error.
 
 mod contacts;
+mod run;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use collision_lab::scene::SceneError;
@@ -18,7 +19,8 @@ use std::process::ExitCode;
 algorithms (NonConvexSat, SatDecomposed, GjkEpa).\n\n\
 Run without a command, Collision Lab will open the interactive sandbox. The sandbox \
 window is not part of this version yet, so for now it prints this help.",
-    after_help = "Example:\n  collision-lab contacts scenes/convex_pairs.ron --algorithm GjkEpa"
+    after_help = "Examples:\n  collision-lab contacts scenes/convex_pairs.ron --algorithm GjkEpa\n  \
+collision-lab run scenes/default.ron --steps 600 --race"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -29,6 +31,9 @@ struct Cli {
 enum Command {
     /// Test every pair of a scene's bodies at their initial poses and print the contacts
     Contacts(contacts::ContactsArgs),
+    /// Simulate a scene headless and print the time per phase, the work counters and the
+    /// final state hash
+    Run(run::RunArgs),
 }
 
 /// Why a command failed.
@@ -66,6 +71,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         None => Cli::command().print_long_help().map_err(CliError::from),
         Some(Command::Contacts(args)) => contacts::run(&args),
+        Some(Command::Run(args)) => run::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

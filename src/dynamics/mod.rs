@@ -36,6 +36,8 @@
 //!   bodies have all been slow for a while sleeps, and wakes when touched, moved or
 //!   left without support;
 //! - `profile.rs`: per-step times and counts ([`StepProfile`]) and the [`StepReport`];
+//! - `race.rs`: race mode, the three narrow phases side by side on the same pairs
+//!   ([`RaceReport`]);
 //! - `clock.rs`: the app's fixed-step clock ([`FixedClock`]): given how much wall time a
 //!   frame took, how many fixed steps to take now, and the fraction to interpolate
 //!   drawing by. It never reads a clock itself, so it is tested with synthetic time.
@@ -47,6 +49,7 @@ mod integrate;
 mod manifold;
 mod profile;
 mod projection;
+mod race;
 mod settings;
 mod sleep;
 mod solver;
@@ -57,6 +60,10 @@ pub use clock::{FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_MAX_STEPS_PER_FRA
 pub use continuous::MAX_ADVANCEMENT_ITERATIONS;
 pub use manifold::ContactManifold;
 pub use profile::{RemovedBody, StepProfile, StepReport};
+pub use race::{
+    Disagreement, DisagreementKind, RaceAlgorithmStats, RaceAnswer, RaceReport, DEPTH_RELATIVE_LIMIT,
+    NORMAL_ANGLE_LIMIT_DEG,
+};
 pub use settings::{ContinuousMode, Resolution, WorldSettings};
 pub use solver::mix_friction_restitution;
 pub use world::World;

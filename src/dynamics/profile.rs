@@ -3,6 +3,7 @@
 //! them, so results never depend on the machine's speed.
 
 use super::body::BodyHandle;
+use super::race::RaceReport;
 use crate::narrow::Work;
 use std::time::Duration;
 
@@ -13,7 +14,8 @@ pub struct StepProfile {
     pub substeps: u32,
     /// Finding candidate pairs (bounding boxes and the broad phase).
     pub broad: Duration,
-    /// Narrow phase on every candidate pair.
+    /// Narrow phase on every candidate pair (in race mode, the other two algorithms'
+    /// queries too: compare algorithms with [`StepReport::race`]).
     pub narrow: Duration,
     /// Contact resolution (impulses or projection).
     pub resolution: Duration,
@@ -66,4 +68,7 @@ pub struct StepReport {
     pub removed: Vec<RemovedBody>,
     /// Time and counts of the step.
     pub profile: StepProfile,
+    /// With [`WorldSettings::race`](super::WorldSettings::race) on: the three narrow
+    /// phases compared on this step's pairs. `None` when racing is off.
+    pub race: Option<RaceReport>,
 }

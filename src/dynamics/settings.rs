@@ -1,10 +1,12 @@
 //! The world's tuning, in one struct whose defaults explain themselves (the rapier
 //! `IntegrationParameters` pattern). Runtime only: a scene file stores what it needs
-//! (gravity, narrow phase) in its own definition types.
+//! in its own definition types ([`SettingsDef`]); [`WorldSettings::from_scene_settings`]
+//! and [`WorldSettings::to_scene_settings`] translate between the two.
 
 use crate::broad::BroadPhaseKind;
 use crate::math::Vec2;
 use crate::narrow::{Algorithm, NarrowConfig};
+use crate::scene::{ContinuousDef, ResolutionDef, SettingsDef};
 
 /// How contacts are resolved once the narrow phase has found them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -98,6 +100,13 @@ pub struct WorldSettings {
     /// (Box2D's `b2_timeToSleep`): long enough that the top of a bounce (speed zero for an
     /// instant) never counts as rest.
     pub time_to_sleep: f32,
+
+    /// Race mode: every substep also runs the two other narrow phases on the same
+    /// candidate pairs and reports their times, work and disagreements with the chosen
+    /// one in [`StepReport::race`](super::StepReport::race). The simulation still uses
+    /// only the chosen algorithm, so racing never changes it; it only costs time.
+    /// Default off.
+    pub race: bool,
 }
 
 /// How pseudo-continuous detection finds the moment a fast body first touches another
@@ -143,6 +152,92 @@ impl Default for WorldSettings {
             sleep_linear_speed: 0.05,
             sleep_angular_speed: 0.05,
             time_to_sleep: 0.5,
+            race: false,
+        }
+    }
+}
+
+impl ContinuousMode {
+    /// The runtime mode a scene file's value names.
+    pub fn from_def(def: ContinuousDef) -> ContinuousMode {
+        match def {
+            ContinuousDef::Off => ContinuousMode::Off,
+            ContinuousDef::Interpolation => ContinuousMode::Interpolation,
+            ContinuousDef::ConservativeAdvancement => ContinuousMode::ConservativeAdvancement,
+        }
+    }
+
+    /// The value a scene file writes for this mode.
+    pub fn to_def(self) -> ContinuousDef {
+        match self {
+            ContinuousMode::Off => ContinuousDef::Off,
+            ContinuousMode::Interpolation => ContinuousDef::Interpolation,
+            ContinuousMode::ConservativeAdvancement => ContinuousDef::ConservativeAdvancement,
+        }
+    }
+}
+
+impl Resolution {
+    /// The runtime resolution a scene file's value names.
+    pub fn from_def(def: ResolutionDef) -> Resolution {
+        match def {
+            ResolutionDef::Impulses => Resolution::Impulses,
+            ResolutionDef::Projection => Resolution::Projection,
+        }
+    }
+
+    /// The value a scene file writes for this resolution.
+    pub fn to_def(self) -> ResolutionDef {
+        match self {
+            Resolution::Impulses => ResolutionDef::Impulses,
+            Resolution::Projection => ResolutionDef::Projection,
+        }
+    }
+}
+
+impl WorldSettings {
+    /// The settings a scene's `settings` and `gravity` ask for; everything a file does
+    /// not store stays at its default.
+    ///
+    /// The scene's `rate` is not a world setting: it is the caller's clock (a step of
+    /// `1 / rate` seconds is what the caller passes to [`crate::dynamics::World::step`]).
+    pub fn from_scene_settings(def: &SettingsDef, gravity: Vec2) -> WorldSettings {
+        // Destructured so that a new scene setting cannot be forgotten here.
+        let &SettingsDef {
+            narrow_phase,
+            broad_phase,
+            resolution,
+            rate: _,
+            substeps,
+            velocity_iterations,
+            sleeping,
+            continuous,
+        } = def;
+        WorldSettings {
+            gravity,
+            narrow_phase,
+            broad_phase,
+            resolution: Resolution::from_def(resolution),
+            substeps,
+            velocity_iterations,
+            sleeping,
+            continuous: ContinuousMode::from_def(continuous),
+            ..WorldSettings::default()
+        }
+    }
+
+    /// The scene settings that rebuild these world settings, taking from `scene` the
+    /// setting the world does not hold (the rate).
+    pub fn to_scene_settings(&self, scene: &SettingsDef) -> SettingsDef {
+        SettingsDef {
+            narrow_phase: self.narrow_phase,
+            broad_phase: self.broad_phase,
+            resolution: self.resolution.to_def(),
+            substeps: self.substeps,
+            velocity_iterations: self.velocity_iterations,
+            sleeping: self.sleeping,
+            continuous: self.continuous.to_def(),
+            ..*scene
         }
     }
 }

@@ -9,6 +9,7 @@
 //!     candidate pairs   world AABBs → brute force (pairs.rs)           [broad]
 //!     narrow phase      collide() with the chosen algorithm per pair   [narrow]
 //!     wake sleeping islands an awake body touched (sleep.rs)
+//!     (race mode)       the other two on the same pair (race.rs)       [narrow]
 //!     v += g·h          dynamic bodies                                 [integration]
 //!     resolution        Impulses: solve velocities (solver.rs)         [resolution]
 //!                       Projection: move apart, fix velocities (projection.rs)
@@ -31,6 +32,7 @@ use super::integrate::{integrate_positions, integrate_velocities};
 use super::manifold::ContactManifold;
 use super::profile::{RemovedBody, StepProfile, StepReport};
 use super::projection::resolve_by_projection;
+use super::race::RaceReport;
 use super::settings::{Resolution, WorldSettings};
 use super::sleep::{self, SleepScratch};
 use super::solver::{ContactCache, ContactSolver};
@@ -66,6 +68,9 @@ pub struct World {
     scratch: Scratch,
     time_s: f64,
     step_count: u64,
+    /// The scene settings this world was built from, kept for saving the ones
+    /// [`WorldSettings`] does not hold (see [`WorldSettings::to_scene_settings`]).
+    scene_settings: SettingsDef,
 }
 
 impl Default for World {
@@ -85,25 +90,25 @@ impl World {
             scratch: Scratch::default(),
             time_s: 0.0,
             step_count: 0,
+            scene_settings: SettingsDef::default(),
         }
     }
 
     /// The world a scene describes: its bodies in file order (body `i` gets slot `i`),
-    /// its gravity and narrow phase; every other setting at its default.
+    /// its gravity and settings ([`WorldSettings::from_scene_settings`]); every setting
+    /// a file does not store at its default.
     pub fn from_scene(scene: &Scene) -> World {
         let def = scene.def();
-        let settings = WorldSettings {
-            gravity: def.gravity.into(),
-            narrow_phase: def.settings.narrow_phase,
-            ..WorldSettings::default()
-        };
+        let settings = WorldSettings::from_scene_settings(&def.settings, def.gravity.into());
         World::from_scene_with(scene, settings)
     }
 
-    /// The scene's bodies under `settings` (the scene's own gravity and narrow phase are
-    /// ignored: `settings` wins).
+    /// The scene's bodies under `settings` (the scene's own gravity and settings are
+    /// ignored: `settings` wins; the scene settings `settings` does not hold, such as
+    /// the rate, are kept for [`World::to_scene_def`]).
     pub fn from_scene_with(scene: &Scene, settings: WorldSettings) -> World {
         let mut world = World::new(settings);
+        world.scene_settings = scene.def().settings.clone();
         for (def, shape) in scene.def().bodies.iter().zip(scene.shapes()) {
             world.bodies.insert(Body::new(def, shape.clone()));
         }
@@ -117,9 +122,7 @@ impl World {
         SceneDef {
             version: FORMAT_VERSION,
             gravity: self.settings.gravity.into(),
-            settings: SettingsDef {
-                narrow_phase: self.settings.narrow_phase,
-            },
+            settings: self.settings.to_scene_settings(&self.scene_settings),
             bodies: self.bodies.iter().map(|(_, b)| b.to_def()).collect(),
         }
     }
@@ -253,6 +256,7 @@ impl World {
         // Checked first so an injected NaN never meets the solver.
         self.remove_non_finite(&mut report.removed);
         self.begin_sleep();
+        report.race = self.settings.race.then(|| RaceReport::new(self.settings.narrow_phase));
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as f32;
         for _ in 0..substeps {
@@ -293,6 +297,16 @@ impl World {
                 None,
             );
             profile.work.add(&contact.work);
+            if let Some(race) = report.race.as_mut() {
+                let pair = (ia as usize, ib as usize);
+                race.race_pair(
+                    &self.bodies,
+                    pair,
+                    &contact,
+                    &settings.narrow_config,
+                    profile.substeps - 1,
+                );
+            }
             if !contact.intersect {
                 continue;
             }

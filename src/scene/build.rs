@@ -3,7 +3,7 @@
 //! Each check names the path of the value it rejects, relative to the body
 //! (`shape.radius`, `position`), so the loader can point at it in the text.
 
-use super::def::{BodyDef, SceneDef, ShapeDef};
+use super::def::{BodyDef, SceneDef, SettingsDef, ShapeDef, RATE_RANGE_HZ, SUBSTEPS_RANGE, VELOCITY_ITERATIONS_RANGE};
 use super::error::SceneProblem;
 use super::locate::Step;
 use crate::geometry::{Circle, Polygon, PolygonError, Segment, Shape, ShapeError};
@@ -27,6 +27,11 @@ pub(crate) fn build_shapes(def: &SceneDef) -> Result<Vec<Shape>, BuildError> {
         path: vec![Step::Field("gravity")],
         problem,
     })?;
+    check_settings(&def.settings).map_err(|(field, problem)| BuildError {
+        body: None,
+        path: vec![Step::Field("settings"), Step::Field(field)],
+        problem,
+    })?;
     def.bodies
         .iter()
         .enumerate()
@@ -42,6 +47,24 @@ pub(crate) fn build_shapes(def: &SceneDef) -> Result<Vec<Shape>, BuildError> {
             })
         })
         .collect()
+}
+
+/// Checks the numbers of the scene's settings; the error names the field.
+fn check_settings(settings: &SettingsDef) -> Result<(), (&'static str, SceneProblem)> {
+    // Written out so the messages show the same ranges the constants hold.
+    check_rule("rate", settings.rate, "finite and in 1..=1000 (Hz)", |r| {
+        r.is_finite() && RATE_RANGE_HZ.contains(&r)
+    })
+    .map_err(|p| ("rate", p))?;
+    check_count("substeps", settings.substeps, "in 1..=64", |n| {
+        SUBSTEPS_RANGE.contains(&n)
+    })
+    .map_err(|p| ("substeps", p))?;
+    check_count("velocity_iterations", settings.velocity_iterations, "in 1..=100", |n| {
+        VELOCITY_ITERATIONS_RANGE.contains(&n)
+    })
+    .map_err(|p| ("velocity_iterations", p))?;
+    Ok(())
 }
 
 type BodyResult<T> = Result<T, (Vec<Step<'static>>, SceneProblem)>;
@@ -118,6 +141,23 @@ fn check_rule(
         Err(SceneProblem::InvalidValue {
             field,
             value: format!("{value:?}"),
+            rule,
+        })
+    }
+}
+
+fn check_count(
+    field: &'static str,
+    value: u32,
+    rule: &'static str,
+    ok: impl Fn(u32) -> bool,
+) -> Result<(), SceneProblem> {
+    if ok(value) {
+        Ok(())
+    } else {
+        Err(SceneProblem::InvalidValue {
+            field,
+            value: value.to_string(),
             rule,
         })
     }

@@ -10,6 +10,7 @@
 //! - unknown fields are errors (`deny_unknown_fields`), so a typo never passes silently;
 //! - `version` changes only when an old reader would misread a new file.
 
+use crate::broad::BroadPhaseKind;
 use crate::math::Point;
 use crate::narrow::Algorithm;
 use serde::{Deserialize, Serialize, Serializer};
@@ -56,17 +57,128 @@ impl Default for SceneDef {
     }
 }
 
-/// Settings that apply to the whole scene.
+/// Simulation rate when a file does not say (Hz): one step is 1/60 s.
+pub const DEFAULT_RATE_HZ: f32 = 60.0;
+/// Substeps per step when a file does not say.
+pub const DEFAULT_SUBSTEPS: u32 = 4;
+/// Velocity iterations per substep when a file does not say.
+pub const DEFAULT_VELOCITY_ITERATIONS: u32 = 8;
+/// Allowed simulation rates (Hz). Below 1 Hz a step is longer than a second and nothing
+/// resembling a contact survives it; above 1000 Hz the step is finer than anything the
+/// sandbox can show and only burns time.
+pub const RATE_RANGE_HZ: std::ops::RangeInclusive<f32> = 1.0..=1000.0;
+/// Allowed substeps per step: at 64 a 60 Hz step is already below 0.3 ms.
+pub const SUBSTEPS_RANGE: std::ops::RangeInclusive<u32> = 1..=64;
+/// Allowed velocity iterations per substep: past 100 a stack converges no further.
+pub const VELOCITY_ITERATIONS_RANGE: std::ops::RangeInclusive<u32> = 1..=100;
+
+/// Settings that apply to the whole scene: how it is simulated and which algorithms
+/// detect and resolve its contacts.
 ///
-/// Every field has a default so later versions can add settings (broad phase,
-/// resolution, rate, substeps, sleeping, continuous detection) without breaking old files.
-#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+/// Every field has a default, so files written before a field existed keep loading.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SettingsDef {
     /// The narrow-phase algorithm: `NonConvexSat`, `SatDecomposed` or `GjkEpa`.
     /// Default `NonConvexSat`.
     #[serde(default)]
     pub narrow_phase: Algorithm,
+    /// The broad phase: `SweepAndPrune`, `BruteForce`, `SpatialHash` or
+    /// `DynamicAabbTree`. All four find the same pairs; only the time differs. Default
+    /// `SweepAndPrune`.
+    #[serde(default)]
+    pub broad_phase: BroadPhaseKind,
+    /// How contacts are resolved. Default `Impulses`.
+    #[serde(default)]
+    pub resolution: ResolutionDef,
+    /// Steps per second of simulated time (Hz): a step is 1/rate seconds. Must be
+    /// finite and in [`RATE_RANGE_HZ`]. Default 60.
+    #[serde(default = "default_rate_hz")]
+    pub rate: f32,
+    /// Each step is cut into this many substeps. In [`SUBSTEPS_RANGE`]. Default 4.
+    #[serde(default = "default_substeps")]
+    pub substeps: u32,
+    /// Impulse-solver passes per substep. In [`VELOCITY_ITERATIONS_RANGE`]. Default 8.
+    #[serde(default = "default_velocity_iterations")]
+    pub velocity_iterations: u32,
+    /// Whether bodies at rest may fall asleep (and stop costing time). Default `true`.
+    #[serde(default = "default_sleeping")]
+    pub sleeping: bool,
+    /// How fast bodies are kept from passing through thin ones between steps. Default
+    /// `Interpolation`.
+    #[serde(default)]
+    pub continuous: ContinuousDef,
+}
+
+impl Default for SettingsDef {
+    fn default() -> Self {
+        SettingsDef {
+            narrow_phase: Algorithm::default(),
+            broad_phase: BroadPhaseKind::default(),
+            resolution: ResolutionDef::default(),
+            rate: DEFAULT_RATE_HZ,
+            substeps: DEFAULT_SUBSTEPS,
+            velocity_iterations: DEFAULT_VELOCITY_ITERATIONS,
+            sleeping: true,
+            continuous: ContinuousDef::default(),
+        }
+    }
+}
+
+/// How contacts are resolved, as a file names it (the runtime twin is
+/// [`crate::dynamics::Resolution`]; the file format keeps its own type so that it never
+/// changes by accident when the solver does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum ResolutionDef {
+    /// Sequential impulses with friction and restitution; stacks. The default.
+    #[default]
+    Impulses,
+    /// Seeds 001 and 003: move overlapping bodies apart along the MTV; for comparison.
+    Projection,
+}
+
+impl ResolutionDef {
+    /// Both, in menu order.
+    pub const ALL: [ResolutionDef; 2] = [ResolutionDef::Impulses, ResolutionDef::Projection];
+
+    /// The name used in scene files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResolutionDef::Impulses => "Impulses",
+            ResolutionDef::Projection => "Projection",
+        }
+    }
+}
+
+impl std::fmt::Display for ResolutionDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for ResolutionDef {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        ResolutionDef::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown resolution '{s}' (expected Impulses or Projection)"))
+    }
+}
+
+/// Pseudo-continuous detection (seed 003): what keeps a fast body from passing through
+/// a thin one between two steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum ContinuousDef {
+    /// Only the poses at the end of each substep are tested.
+    Off,
+    /// Intermediate poses are interpolated between steps for fast bodies, and the step
+    /// is rolled back to the first pose that touches. The default.
+    #[default]
+    Interpolation,
+    /// Fast bodies advance by steps no longer than the distance that separates them, so
+    /// they stop at the moment of contact.
+    ConservativeAdvancement,
 }
 
 /// How a body moves.
@@ -170,6 +282,22 @@ pub enum ShapeDef {
 
 fn default_gravity() -> Point {
     DEFAULT_GRAVITY
+}
+
+fn default_rate_hz() -> f32 {
+    DEFAULT_RATE_HZ
+}
+
+fn default_substeps() -> u32 {
+    DEFAULT_SUBSTEPS
+}
+
+fn default_velocity_iterations() -> u32 {
+    DEFAULT_VELOCITY_ITERATIONS
+}
+
+fn default_sleeping() -> bool {
+    true
 }
 
 fn default_density() -> f32 {

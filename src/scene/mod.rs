@@ -34,7 +34,7 @@ mod load;
 mod locate;
 mod save;
 
-pub use def::{BodyDef, BodyKind, SceneDef, SettingsDef, ShapeDef, FORMAT_VERSION};
+pub use def::{BodyDef, BodyKind, ContinuousDef, ResolutionDef, SceneDef, SettingsDef, ShapeDef, FORMAT_VERSION};
 pub use error::{BodyRef, SceneError, SceneProblem, TextPosition};
 pub use load::{load, parse};
 pub use save::{save, to_ron_string, write_atomically};

@@ -1,0 +1,443 @@
+//! `collision-lab run`: a scene simulated headless for a number of steps, with the time
+//! each phase took, the work counters, race mode's comparison of the narrow phases and
+//! the final state hash; as a table or as one JSON object.
+
+use super::CliError;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
+use collision_lab::broad::BroadPhaseKind;
+use collision_lab::dynamics::{DisagreementKind, RaceReport, StepReport, World, WorldSettings};
+use collision_lab::narrow::{Algorithm, Work};
+use collision_lab::scene::{self, ResolutionDef};
+use serde::Serialize;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The scene file (RON)
+    #[arg(value_name = "SCENE.ron")]
+    scene: PathBuf,
+    /// Steps to simulate, each 1/rate seconds (the scene's settings.rate)
+    #[arg(long, value_name = "N", default_value_t = 600, value_parser = clap::value_parser!(u32).range(1..))]
+    steps: u32,
+    /// Narrow phase [default: the scene's settings.narrow_phase]
+    #[arg(
+        long,
+        value_name = "ALGORITHM",
+        ignore_case = true,
+        value_parser = PossibleValuesParser::new(Algorithm::ALL.map(Algorithm::name))
+            .try_map(|name| name.parse::<Algorithm>())
+    )]
+    algorithm: Option<Algorithm>,
+    /// Broad phase [default: the scene's settings.broad_phase]
+    #[arg(
+        long,
+        value_name = "BROAD_PHASE",
+        ignore_case = true,
+        value_parser = PossibleValuesParser::new(BroadPhaseKind::ALL.map(BroadPhaseKind::name))
+            .try_map(|name| name.parse::<BroadPhaseKind>())
+    )]
+    broad_phase: Option<BroadPhaseKind>,
+    /// Contact resolution [default: the scene's settings.resolution]
+    #[arg(
+        long,
+        value_name = "RESOLUTION",
+        ignore_case = true,
+        value_parser = PossibleValuesParser::new(ResolutionDef::ALL.map(ResolutionDef::name))
+            .try_map(|name| name.parse::<ResolutionDef>())
+    )]
+    resolution: Option<ResolutionDef>,
+    /// Race mode: also run the two other narrow phases on every candidate pair and report
+    /// their time and disagreements with the chosen one (the simulation is unchanged)
+    #[arg(long)]
+    race: bool,
+    /// Write the final state as a scene file (replaced atomically)
+    #[arg(long, value_name = "OUT.ron")]
+    save_final: Option<PathBuf>,
+    /// Print one JSON object instead of a table
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command, writing to stdout.
+pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    let scene = scene::load(&args.scene)?;
+    let mut settings_def = scene.def().settings.clone();
+    if let Some(algorithm) = args.algorithm {
+        settings_def.narrow_phase = algorithm;
+    }
+    if let Some(broad_phase) = args.broad_phase {
+        settings_def.broad_phase = broad_phase;
+    }
+    if let Some(resolution) = args.resolution {
+        settings_def.resolution = resolution;
+    }
+    let settings = WorldSettings {
+        race: args.race,
+        ..WorldSettings::from_scene_settings(&settings_def, scene.def().gravity.into())
+    };
+    let mut world = World::from_scene_with(&scene, settings);
+    // The scene's rate was checked on loading (finite, 1..=1000 Hz), so dt is positive.
+    let dt = 1.0 / settings_def.rate;
+    let mut summary = Summary::new(args.race.then_some(settings.narrow_phase));
+    for _ in 0..args.steps {
+        let report = world.step(dt);
+        summary.add(&report);
+    }
+    if let Some(path) = &args.save_final {
+        scene::save(path, &world.to_scene_def())?;
+    }
+    let result = RunJson::new(args, &summary, &world, scene.len(), settings_def.rate, dt);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.json {
+        // Plain numbers, strings and arrays: serialising cannot fail.
+        let text = serde_json::to_string(&result).map_err(std::io::Error::other)?;
+        writeln!(out, "{text}")?;
+    } else {
+        write_table(&mut out, &result)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Everything kept from the steps: each phase's time per step (for the median), and
+/// sums of the counters.
+struct Summary {
+    steps: u32,
+    broad: Vec<Duration>,
+    narrow: Vec<Duration>,
+    resolution: Vec<Duration>,
+    integration: Vec<Duration>,
+    total: Vec<Duration>,
+    candidate_pairs: u64,
+    contacts: u64,
+    work: WorkSums,
+    removed: u64,
+    race: Option<RaceSums>,
+}
+
+/// [`Work`] summed over many steps, in 64 bits (a long run overflows 32).
+#[derive(Clone, Copy, Debug, Default)]
+struct WorkSums {
+    bv_tests: u64,
+    primitive_tests: u64,
+    gjk_iterations: u64,
+    epa_iterations: u64,
+}
+
+impl WorkSums {
+    fn add(&mut self, w: &Work) {
+        self.bv_tests += u64::from(w.bv_tests);
+        self.primitive_tests += u64::from(w.primitive_tests);
+        self.gjk_iterations += u64::from(w.gjk_iterations);
+        self.epa_iterations += u64::from(w.epa_iterations);
+    }
+}
+
+/// Race reports summed over the steps, per algorithm in [`Algorithm::ALL`] order.
+struct RaceSums {
+    chosen: Algorithm,
+    time: [Duration; 3],
+    queries: [u64; 3],
+    intersecting: [u64; 3],
+    work: [WorkSums; 3],
+    /// Disagreements with the chosen algorithm, per algorithm, per kind in
+    /// [`DisagreementKind::ALL`] order.
+    disagreements: [[u64; 3]; 3],
+}
+
+impl RaceSums {
+    fn add(&mut self, report: &RaceReport) {
+        for (i, algorithm) in Algorithm::ALL.into_iter().enumerate() {
+            let stats = report.stats(algorithm);
+            self.time[i] += stats.time;
+            self.queries[i] += u64::from(stats.queries);
+            self.intersecting[i] += u64::from(stats.intersecting);
+            self.work[i].add(&stats.work);
+            for (k, kind) in DisagreementKind::ALL.into_iter().enumerate() {
+                self.disagreements[i][k] += report.count(algorithm, kind) as u64;
+            }
+        }
+    }
+}
+
+impl Summary {
+    fn new(race_against: Option<Algorithm>) -> Summary {
+        Summary {
+            steps: 0,
+            broad: Vec::new(),
+            narrow: Vec::new(),
+            resolution: Vec::new(),
+            integration: Vec::new(),
+            total: Vec::new(),
+            candidate_pairs: 0,
+            contacts: 0,
+            work: WorkSums::default(),
+            removed: 0,
+            race: race_against.map(|chosen| RaceSums {
+                chosen,
+                time: [Duration::ZERO; 3],
+                queries: [0; 3],
+                intersecting: [0; 3],
+                work: [WorkSums::default(); 3],
+                disagreements: [[0; 3]; 3],
+            }),
+        }
+    }
+
+    fn add(&mut self, report: &StepReport) {
+        let p = &report.profile;
+        self.steps += 1;
+        self.broad.push(p.broad);
+        self.narrow.push(p.narrow);
+        self.resolution.push(p.resolution);
+        self.integration.push(p.integration);
+        self.total.push(p.total);
+        self.candidate_pairs += u64::from(p.candidate_pairs);
+        self.contacts += u64::from(p.contacts);
+        self.work.add(&p.work);
+        self.removed += report.removed.len() as u64;
+        if let (Some(sums), Some(race)) = (self.race.as_mut(), report.race.as_ref()) {
+            sums.add(race);
+        }
+    }
+
+    /// A sum as a mean per step.
+    fn per_step(&self, sum: u64) -> f64 {
+        sum as f64 / f64::from(self.steps.max(1))
+    }
+}
+
+/// Mean and median of one phase's time per step (ms).
+#[derive(Clone, Copy, Debug, Serialize)]
+struct PhaseJson {
+    mean: f64,
+    median: f64,
+}
+
+impl PhaseJson {
+    fn of(times: &[Duration]) -> PhaseJson {
+        let mut ms: Vec<f64> = times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+        ms.sort_by(f64::total_cmp);
+        let mean = ms.iter().sum::<f64>() / ms.len().max(1) as f64;
+        let median = match ms.len() {
+            0 => 0.0,
+            n if n % 2 == 1 => ms[n / 2],
+            n => 0.5 * (ms[n / 2 - 1] + ms[n / 2]),
+        };
+        PhaseJson { mean, median }
+    }
+}
+
+/// The documented JSON object (README, "run"); the table prints the same numbers.
+#[derive(Debug, Serialize)]
+struct RunJson {
+    scene: String,
+    bodies: usize,
+    steps: u32,
+    rate_hz: f32,
+    dt_s: f32,
+    settings: SettingsJson,
+    phases_ms: PhasesJson,
+    counters: CountersJson,
+    race: Option<RaceJson>,
+    final_hash: String,
+}
+
+#[derive(Debug, Serialize)]
+struct SettingsJson {
+    narrow_phase: &'static str,
+    broad_phase: &'static str,
+    resolution: &'static str,
+    substeps: u32,
+    velocity_iterations: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct PhasesJson {
+    broad: PhaseJson,
+    narrow: PhaseJson,
+    resolution: PhaseJson,
+    integration: PhaseJson,
+    total: PhaseJson,
+}
+
+/// Means per step, except `bodies_removed`, a total.
+#[derive(Debug, Serialize)]
+struct CountersJson {
+    candidate_pairs: f64,
+    contacts: f64,
+    nv: f64,
+    np: f64,
+    gjk_iterations: f64,
+    epa_iterations: f64,
+    bodies_removed: u64,
+}
+
+#[derive(Debug, Serialize)]
+struct RaceJson {
+    chosen: &'static str,
+    algorithms: Vec<RaceAlgorithmJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct RaceAlgorithmJson {
+    algorithm: &'static str,
+    narrow_ms_total: f64,
+    narrow_ms_mean: f64,
+    queries: u64,
+    intersecting: u64,
+    nv: u64,
+    np: u64,
+    gjk_iterations: u64,
+    epa_iterations: u64,
+    disagreements: DisagreementsJson,
+}
+
+/// Counts by kind, against the chosen algorithm (all zero for the chosen one itself).
+#[derive(Debug, Serialize)]
+struct DisagreementsJson {
+    intersect: u64,
+    normal: u64,
+    depth: u64,
+}
+
+impl RunJson {
+    fn new(args: &RunArgs, summary: &Summary, world: &World, bodies: usize, rate_hz: f32, dt_s: f32) -> RunJson {
+        let s = world.settings();
+        let race = summary.race.as_ref().map(|r| RaceJson {
+            chosen: r.chosen.name(),
+            algorithms: Algorithm::ALL
+                .into_iter()
+                .enumerate()
+                .map(|(i, algorithm)| {
+                    let total_ms = r.time[i].as_secs_f64() * 1e3;
+                    let [intersect, normal, depth] = r.disagreements[i];
+                    RaceAlgorithmJson {
+                        algorithm: algorithm.name(),
+                        narrow_ms_total: total_ms,
+                        narrow_ms_mean: total_ms / f64::from(summary.steps.max(1)),
+                        queries: r.queries[i],
+                        intersecting: r.intersecting[i],
+                        nv: r.work[i].bv_tests,
+                        np: r.work[i].primitive_tests,
+                        gjk_iterations: r.work[i].gjk_iterations,
+                        epa_iterations: r.work[i].epa_iterations,
+                        disagreements: DisagreementsJson {
+                            intersect,
+                            normal,
+                            depth,
+                        },
+                    }
+                })
+                .collect(),
+        });
+        RunJson {
+            scene: args.scene.display().to_string(),
+            bodies,
+            steps: summary.steps,
+            rate_hz,
+            dt_s,
+            settings: SettingsJson {
+                narrow_phase: s.narrow_phase.name(),
+                broad_phase: s.broad_phase.name(),
+                resolution: s.resolution.to_def().name(),
+                substeps: s.substeps,
+                velocity_iterations: s.velocity_iterations,
+            },
+            phases_ms: PhasesJson {
+                broad: PhaseJson::of(&summary.broad),
+                narrow: PhaseJson::of(&summary.narrow),
+                resolution: PhaseJson::of(&summary.resolution),
+                integration: PhaseJson::of(&summary.integration),
+                total: PhaseJson::of(&summary.total),
+            },
+            counters: CountersJson {
+                candidate_pairs: summary.per_step(summary.candidate_pairs),
+                contacts: summary.per_step(summary.contacts),
+                nv: summary.per_step(summary.work.bv_tests),
+                np: summary.per_step(summary.work.primitive_tests),
+                gjk_iterations: summary.per_step(summary.work.gjk_iterations),
+                epa_iterations: summary.per_step(summary.work.epa_iterations),
+                bodies_removed: summary.removed,
+            },
+            race,
+            final_hash: format!("{:016x}", world.state_hash()),
+        }
+    }
+}
+
+fn write_table(out: &mut impl Write, r: &RunJson) -> Result<(), CliError> {
+    let s = &r.settings;
+    writeln!(out, "scene         {} ({} bodies)", r.scene, r.bodies)?;
+    writeln!(
+        out,
+        "settings      {}, {}, {}; {} substeps, {} velocity iterations",
+        s.narrow_phase, s.broad_phase, s.resolution, s.substeps, s.velocity_iterations
+    )?;
+    writeln!(
+        out,
+        "steps         {} at {} Hz (dt {:.3} ms, {:.3} s simulated)",
+        r.steps,
+        r.rate_hz,
+        f64::from(r.dt_s) * 1e3,
+        f64::from(r.dt_s) * f64::from(r.steps)
+    )?;
+    writeln!(out)?;
+    writeln!(out, "phase         mean ms/step  median ms/step")?;
+    let p = &r.phases_ms;
+    for (name, phase) in [
+        ("broad", p.broad),
+        ("narrow", p.narrow),
+        ("resolution", p.resolution),
+        ("integration", p.integration),
+        ("total", p.total),
+    ] {
+        writeln!(out, "{name:<12}  {:>12.4}  {:>14.4}", phase.mean, phase.median)?;
+    }
+    writeln!(out)?;
+    let c = &r.counters;
+    writeln!(out, "per step (mean)")?;
+    for (name, value) in [
+        ("candidate pairs", c.candidate_pairs),
+        ("contacts", c.contacts),
+        ("Nv (bounding-volume tests)", c.nv),
+        ("Np (primitive tests)", c.np),
+        ("GJK iterations", c.gjk_iterations),
+        ("EPA iterations", c.epa_iterations),
+    ] {
+        writeln!(out, "  {name:<28}{value:>10.2}")?;
+    }
+    writeln!(out, "bodies removed (total)        {:>10}", c.bodies_removed)?;
+    if let Some(race) = &r.race {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "race (the simulation used {}; disagreements are with it)",
+            race.chosen
+        )?;
+        writeln!(
+            out,
+            "algorithm      narrow ms total  ms/step  intersecting  Nv        Np        intersect≠  normal>10°  depth>10%"
+        )?;
+        for a in &race.algorithms {
+            let d = &a.disagreements;
+            let counts = if a.algorithm == race.chosen {
+                format!("{:<10}  {:<10}  {}", "-", "-", "-")
+            } else {
+                format!("{:<10}  {:<10}  {}", d.intersect, d.normal, d.depth)
+            };
+            writeln!(
+                out,
+                "{:<13}  {:>15.3}  {:>7.4}  {:>12}  {:<8}  {:<8}  {}",
+                a.algorithm, a.narrow_ms_total, a.narrow_ms_mean, a.intersecting, a.nv, a.np, counts
+            )?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "final state hash  {}", r.final_hash)?;
+    Ok(())
+}
