@@ -206,3 +206,20 @@ fn names_parse_in_any_case() {
     assert_eq!("IMPULSES".parse::<ResolutionDef>(), Ok(ResolutionDef::Impulses));
     assert!("springs".parse::<ResolutionDef>().is_err());
 }
+
+/// Sleeping and continuous detection chosen in a file reach the world and come back out.
+#[test]
+fn sleeping_and_continuous_reach_the_world_and_are_saved() {
+    use collision_lab::dynamics::{ContinuousMode, World};
+    let text = "(version: 1, settings: (sleeping: false, continuous: ConservativeAdvancement), bodies: [(shape: Circle(radius: 0.5))])";
+    let scene = collision_lab::scene::parse(text, "x.ron").expect("valid");
+    let world = World::from_scene(&scene);
+    assert!(!world.settings().sleeping);
+    assert_eq!(world.settings().continuous, ContinuousMode::ConservativeAdvancement);
+    let saved = world.to_scene_def();
+    assert!(!saved.settings.sleeping);
+    assert_eq!(
+        saved.settings.continuous,
+        collision_lab::scene::ContinuousDef::ConservativeAdvancement
+    );
+}
