@@ -26,7 +26,7 @@ fn a_file_without_settings_gets_every_documented_default() {
     assert_eq!(s.resolution, ResolutionDef::Impulses);
     assert_eq!(s.rate, 60.0);
     assert_eq!(s.substeps, 4);
-    assert_eq!(s.velocity_iterations, 8);
+    assert_eq!(s.velocity_iterations, 2);
     assert!(s.sleeping);
     assert_eq!(s.continuous, ContinuousDef::Interpolation);
     assert_eq!(*s, SettingsDef::default());

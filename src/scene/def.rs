@@ -62,7 +62,7 @@ pub const DEFAULT_RATE_HZ: f32 = 60.0;
 /// Substeps per step when a file does not say.
 pub const DEFAULT_SUBSTEPS: u32 = 4;
 /// Velocity iterations per substep when a file does not say.
-pub const DEFAULT_VELOCITY_ITERATIONS: u32 = 8;
+pub const DEFAULT_VELOCITY_ITERATIONS: u32 = 2;
 /// Allowed simulation rates (Hz). Below 1 Hz a step is longer than a second and nothing
 /// resembling a contact survives it; above 1000 Hz the step is finer than anything the
 /// sandbox can show and only burns time.
