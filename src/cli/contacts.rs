@@ -2,7 +2,6 @@
 //! the bodies' initial poses, as a table or as JSON lines.
 
 use super::CliError;
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use collision_lab::geometry::ShapeKind;
 use collision_lab::narrow::exact::{exact_penetration, polygons_overlap};
@@ -24,8 +23,7 @@ pub struct ContactsArgs {
         long,
         value_name = "ALGORITHM",
         ignore_case = true,
-        value_parser = PossibleValuesParser::new(Algorithm::ALL.map(Algorithm::name))
-            .try_map(|name| name.parse::<Algorithm>())
+        value_parser = super::named_choice::<Algorithm, _>(Algorithm::ALL.map(Algorithm::name))
     )]
     algorithm: Option<Algorithm>,
     /// Print every pair, not only the intersecting ones

@@ -6,6 +6,7 @@
 mod contacts;
 mod run;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{CommandFactory, Parser, Subcommand};
 use collision_lab::scene::SceneError;
 use std::process::ExitCode;
@@ -81,4 +82,13 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A clap value parser for one of a fixed set of names (listed in `--help` and in the
+/// error for a wrong value), turned into the type they name.
+fn named_choice<T, const N: usize>(names: [&'static str; N]) -> impl TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(names).try_map(|name| name.parse::<T>())
 }

@@ -3,7 +3,6 @@
 //! the final state hash; as a table or as one JSON object.
 
 use super::CliError;
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use collision_lab::broad::BroadPhaseKind;
 use collision_lab::dynamics::{DisagreementKind, RaceReport, StepReport, World, WorldSettings};
@@ -28,8 +27,7 @@ pub struct RunArgs {
         long,
         value_name = "ALGORITHM",
         ignore_case = true,
-        value_parser = PossibleValuesParser::new(Algorithm::ALL.map(Algorithm::name))
-            .try_map(|name| name.parse::<Algorithm>())
+        value_parser = super::named_choice::<Algorithm, _>(Algorithm::ALL.map(Algorithm::name))
     )]
     algorithm: Option<Algorithm>,
     /// Broad phase [default: the scene's settings.broad_phase]
@@ -37,8 +35,7 @@ pub struct RunArgs {
         long,
         value_name = "BROAD_PHASE",
         ignore_case = true,
-        value_parser = PossibleValuesParser::new(BroadPhaseKind::ALL.map(BroadPhaseKind::name))
-            .try_map(|name| name.parse::<BroadPhaseKind>())
+        value_parser = super::named_choice::<BroadPhaseKind, _>(BroadPhaseKind::ALL.map(BroadPhaseKind::name))
     )]
     broad_phase: Option<BroadPhaseKind>,
     /// Contact resolution [default: the scene's settings.resolution]
@@ -46,8 +43,7 @@ pub struct RunArgs {
         long,
         value_name = "RESOLUTION",
         ignore_case = true,
-        value_parser = PossibleValuesParser::new(ResolutionDef::ALL.map(ResolutionDef::name))
-            .try_map(|name| name.parse::<ResolutionDef>())
+        value_parser = super::named_choice::<ResolutionDef, _>(ResolutionDef::ALL.map(ResolutionDef::name))
     )]
     resolution: Option<ResolutionDef>,
     /// Race mode: also run the two other narrow phases on every candidate pair and report
