@@ -51,6 +51,7 @@
 
 use super::contact::Work;
 use super::gjk::{gjk, GjkInput, Simplex};
+use super::simplex::EMPTY_SUPPORT;
 use super::trace::{self, EpaEnd, EpaStartStep, EpaStep, EpaTermination, SupportPoint, Trace, TraceStep};
 use super::NarrowConfig;
 use crate::math::{cross, right_perp, Vec2};
@@ -80,14 +81,6 @@ struct Polytope {
     len: usize,
     heap: Vec<SupportPoint>,
 }
-
-const EMPTY_SUPPORT: SupportPoint = SupportPoint {
-    point: Vec2::ZERO,
-    a: Vec2::ZERO,
-    b: Vec2::ZERO,
-    index_a: 0,
-    index_b: 0,
-};
 
 impl Polytope {
     fn new() -> Self {

@@ -29,10 +29,11 @@
 
 use super::contact::Work;
 use super::epa::epa;
+use super::simplex::WorkingSimplex;
 use super::trace::{self, GjkEnd, GjkStep, GjkTermination, SupportPoint, Trace, TraceStep};
 use super::{NarrowConfig, PairPenetration};
 use crate::geometry::ConvexView;
-use crate::math::{cross, right_perp, Pose, Vec2};
+use crate::math::{right_perp, Pose, Vec2};
 
 /// Two convex cores with their poses (radii are ignored by GJK itself).
 #[derive(Clone, Copy, Debug)]
@@ -181,191 +182,12 @@ pub struct GjkOutput {
     pub iterations: u32,
 }
 
-/// A support point that stands for "no point" in fixed arrays.
-const EMPTY_SUPPORT: SupportPoint = SupportPoint {
-    point: Vec2::ZERO,
-    a: Vec2::ZERO,
-    b: Vec2::ZERO,
-    index_a: 0,
-    index_b: 0,
-};
-
 /// |v| at or below this many ulps of the scale means the origin lies on the simplex.
 /// Coordinates of support points are rounded to about one ulp of the scale; the closest
 /// point of a segment through the origin comes out a few ulps off, and asking for less
 /// would send exactly touching shapes on to the progress test (they would then report a
 /// distance of a few ulps, which is also acceptable, but less honest).
 const CONTAINS_ORIGIN_ULPS: f32 = 4.0;
-
-/// GJK's working simplex: fixed arrays, no allocation. `weights` are the barycentric
-/// coordinates of the point closest to the origin (they sum to 1, all positive).
-#[derive(Clone, Copy, Debug)]
-struct WorkingSimplex {
-    vertices: [SupportPoint; 3],
-    weights: [f32; 3],
-    len: usize,
-}
-
-impl WorkingSimplex {
-    fn single(w: SupportPoint) -> Self {
-        WorkingSimplex {
-            vertices: [w, EMPTY_SUPPORT, EMPTY_SUPPORT],
-            weights: [1.0, 0.0, 0.0],
-            len: 1,
-        }
-    }
-
-    fn as_slice(&self) -> &[SupportPoint] {
-        &self.vertices[..self.len]
-    }
-
-    /// Σ λᵢ wᵢ: the simplex point closest to the origin.
-    fn closest(&self) -> Vec2 {
-        (0..self.len).fold(Vec2::ZERO, |s, i| s + self.vertices[i].point * self.weights[i])
-    }
-
-    /// Σ λᵢ aᵢ and Σ λᵢ bᵢ: the matching points on A and on B (world frame). Their
-    /// difference is `closest()`.
-    fn witness_points(&self) -> (Vec2, Vec2) {
-        (0..self.len).fold((Vec2::ZERO, Vec2::ZERO), |(pa, pb), i| {
-            let w = &self.vertices[i];
-            (pa + w.a * self.weights[i], pb + w.b * self.weights[i])
-        })
-    }
-
-    /// True when a support point from the same pair of vertices is already in the simplex.
-    fn contains(&self, w: &SupportPoint) -> bool {
-        self.as_slice()
-            .iter()
-            .any(|v| v.index_a == w.index_a && v.index_b == w.index_b)
-    }
-
-    fn push(&mut self, w: SupportPoint) {
-        if self.len < 3 {
-            self.vertices[self.len] = w;
-            self.len += 1;
-        }
-    }
-
-    fn to_simplex(self) -> Simplex {
-        Simplex::from_points(self.as_slice())
-    }
-
-    /// Keeps only the vertices listed, with their weights (in that order).
-    fn keep(&mut self, kept: &[(usize, f32)]) {
-        let old = self.vertices;
-        for (slot, &(i, weight)) in kept.iter().enumerate() {
-            self.vertices[slot] = old[i];
-            self.weights[slot] = weight;
-        }
-        self.len = kept.len();
-    }
-
-    /// Finds the point of the simplex closest to the origin and drops the vertices it does
-    /// not need.
-    fn solve(&mut self) {
-        match self.len {
-            2 => self.solve_segment(),
-            3 => self.solve_triangle(),
-            _ => self.weights[0] = 1.0,
-        }
-    }
-
-    /// Segment [w0, w1], Ericson 5.1.2 with unnormalised barycentric coordinates:
-    /// with e = w1 − w0 the closest point is w0 + t·e, t = −w0·e / e·e. The weight of w0 is
-    /// u = w1·e (= e·e·(1 − t)), the weight of w1 is v = −w0·e (= e·e·t); both are
-    /// positive exactly in the edge's Voronoi region, and dividing by u + v (a sum of
-    /// positives) cannot cancel.
-    fn solve_segment(&mut self) {
-        let w0 = self.vertices[0].point;
-        let w1 = self.vertices[1].point;
-        let e = w1 - w0;
-        let u = w1.dot(e);
-        let v = -w0.dot(e);
-        if v <= 0.0 {
-            self.keep(&[(0, 1.0)]);
-        } else if u <= 0.0 {
-            self.keep(&[(1, 1.0)]);
-        } else {
-            let inv = 1.0 / (u + v);
-            self.keep(&[(0, u * inv), (1, v * inv)]);
-        }
-    }
-
-    /// Triangle [w0, w1, w2]: the Voronoi region of the triangle holding the origin
-    /// (Ericson 5.1.5, in 2D with signed areas).
-    ///
-    /// ```text
-    /// for each edge (i, j): u_ij = wj·(wj − wi) (weight of wi), v_ij = −wi·(wj − wi) (of wj)
-    /// area weights: a0 = s·cross(w1, w2), a1 = s·cross(w2, w0), a2 = s·cross(w0, w1),
-    ///               s = sign of the triangle's area (so the winding does not matter)
-    /// vertex i  if the origin is behind both edges leaving i (v_i* <= 0 for both)
-    /// edge ij   if u_ij > 0, v_ij > 0 and the opposite area weight <= 0
-    /// inside    otherwise: λ = (a0, a1, a2) / (a0 + a1 + a2)
-    /// ```
-    /// A flat triangle gives zero area weights, so it always lands in a vertex or edge
-    /// region; a final guard handles a sum that rounding left non-positive.
-    fn solve_triangle(&mut self) {
-        let [w0, w1, w2] = [self.vertices[0].point, self.vertices[1].point, self.vertices[2].point];
-        let edge = |p: Vec2, q: Vec2| {
-            let e = q - p;
-            (q.dot(e), -p.dot(e))
-        };
-        let (u01, v01) = edge(w0, w1);
-        let (u12, v12) = edge(w1, w2);
-        let (u02, v02) = edge(w0, w2);
-        let area = cross(w1 - w0, w2 - w0);
-        let s = if area > 0.0 {
-            1.0
-        } else if area < 0.0 {
-            -1.0
-        } else {
-            0.0
-        };
-        let a0 = s * cross(w1, w2);
-        let a1 = s * cross(w2, w0);
-        let a2 = s * cross(w0, w1);
-
-        if v01 <= 0.0 && v02 <= 0.0 {
-            self.keep(&[(0, 1.0)]);
-        } else if u01 <= 0.0 && v12 <= 0.0 {
-            self.keep(&[(1, 1.0)]);
-        } else if u02 <= 0.0 && u12 <= 0.0 {
-            self.keep(&[(2, 1.0)]);
-        } else if u01 > 0.0 && v01 > 0.0 && a2 <= 0.0 {
-            let inv = 1.0 / (u01 + v01);
-            self.keep(&[(0, u01 * inv), (1, v01 * inv)]);
-        } else if u12 > 0.0 && v12 > 0.0 && a0 <= 0.0 {
-            let inv = 1.0 / (u12 + v12);
-            self.keep(&[(1, u12 * inv), (2, v12 * inv)]);
-        } else if u02 > 0.0 && v02 > 0.0 && a1 <= 0.0 {
-            let inv = 1.0 / (u02 + v02);
-            self.keep(&[(0, u02 * inv), (2, v02 * inv)]);
-        } else {
-            let sum = a0 + a1 + a2;
-            if sum > 0.0 && a0 >= 0.0 && a1 >= 0.0 && a2 >= 0.0 {
-                let inv = 1.0 / sum;
-                self.weights = [a0 * inv, a1 * inv, a2 * inv];
-            } else {
-                // Only reachable through NaN or rounding on a sliver: fall back to the best
-                // of the three edges, each solved on its own.
-                let mut best: Option<(f32, WorkingSimplex)> = None;
-                for (i, j) in [(0, 1), (1, 2), (0, 2)] {
-                    let mut edge = *self;
-                    edge.keep(&[(i, 0.5), (j, 0.5)]);
-                    edge.solve_segment();
-                    let d = edge.closest().length_squared();
-                    if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
-                        best = Some((d, edge));
-                    }
-                }
-                if let Some((_, edge)) = best {
-                    *self = edge;
-                }
-            }
-        }
-    }
-}
 
 /// Runs GJK on the cores of `input` (radii ignored): distance, closest points and the final
 /// simplex, all world frame.
@@ -577,54 +399,6 @@ mod tests {
             b,
             pose_b: Pose::new(pb, 0.0),
         }
-    }
-
-    #[test]
-    fn segment_solver_picks_the_right_region() {
-        let sp = |x: f32, y: f32, i: usize| SupportPoint {
-            point: Vec2::new(x, y),
-            a: Vec2::new(x, y),
-            b: Vec2::ZERO,
-            index_a: i,
-            index_b: 0,
-        };
-        // Origin projects inside the segment from (-1, 1) to (1, 1): closest (0, 1).
-        let mut s = WorkingSimplex::single(sp(-1.0, 1.0, 0));
-        s.push(sp(1.0, 1.0, 1));
-        s.solve();
-        assert_eq!(s.len, 2);
-        assert!((s.closest() - Vec2::new(0.0, 1.0)).length() < 1e-6);
-        // Origin beyond the w1 end: only w1 is kept.
-        let mut s = WorkingSimplex::single(sp(-2.0, 1.0, 0));
-        s.push(sp(-1.0, 1.0, 1));
-        s.solve();
-        assert_eq!(s.len, 1);
-        assert_eq!(s.vertices[0].index_a, 1);
-    }
-
-    #[test]
-    fn triangle_solver_detects_the_inside() {
-        let sp = |x: f32, y: f32, i: usize| SupportPoint {
-            point: Vec2::new(x, y),
-            a: Vec2::new(x, y),
-            b: Vec2::ZERO,
-            index_a: i,
-            index_b: 0,
-        };
-        // Clockwise on purpose: the solver must not care about winding.
-        let mut s = WorkingSimplex::single(sp(0.0, 1.0, 0));
-        s.push(sp(1.0, -1.0, 1));
-        s.push(sp(-1.0, -1.0, 2));
-        s.solve();
-        assert_eq!(s.len, 3);
-        assert!(s.closest().length() < 1e-6);
-        // Collinear points: never "inside", never NaN.
-        let mut s = WorkingSimplex::single(sp(-1.0, 1.0, 0));
-        s.push(sp(1.0, 1.0, 1));
-        s.push(sp(0.0, 1.0, 2));
-        s.solve();
-        assert!(s.len < 3);
-        assert!((s.closest() - Vec2::new(0.0, 1.0)).length() < 1e-6);
     }
 
     #[test]

@@ -34,6 +34,7 @@ mod gjk;
 mod minkowski;
 mod sat;
 mod sat_nonconvex;
+mod simplex;
 pub mod trace;
 
 pub use contact::{Contact, ContactId, ContactPoint, ContactPoints, Work};

@@ -1,0 +1,242 @@
+//! GJK's working simplex and its solver: the point of a point, segment or triangle of
+//! support points closest to the origin, by the Voronoi regions of the simplex
+//! (Ericson, *Real-Time Collision Detection*, 9.5; the same sub-problem as Box2D's
+//! `b2SolveSimplex2/3`), with the barycentric weights that give the witness points on
+//! A and B. Kept apart from the GJK loop in `gjk.rs`, which only asks it to add a point,
+//! solve, and report.
+
+use super::gjk::Simplex;
+use super::trace::SupportPoint;
+use crate::math::{cross, Vec2};
+
+/// A support point that stands for "no point" in fixed arrays.
+pub(super) const EMPTY_SUPPORT: SupportPoint = SupportPoint {
+    point: Vec2::ZERO,
+    a: Vec2::ZERO,
+    b: Vec2::ZERO,
+    index_a: 0,
+    index_b: 0,
+};
+
+/// GJK's working simplex: fixed arrays, no allocation. `weights` are the barycentric
+/// coordinates of the point closest to the origin (they sum to 1, all positive).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WorkingSimplex {
+    pub(super) vertices: [SupportPoint; 3],
+    pub(super) weights: [f32; 3],
+    pub(super) len: usize,
+}
+
+impl WorkingSimplex {
+    pub(super) fn single(w: SupportPoint) -> Self {
+        WorkingSimplex {
+            vertices: [w, EMPTY_SUPPORT, EMPTY_SUPPORT],
+            weights: [1.0, 0.0, 0.0],
+            len: 1,
+        }
+    }
+
+    pub(super) fn as_slice(&self) -> &[SupportPoint] {
+        &self.vertices[..self.len]
+    }
+
+    /// Σ λᵢ wᵢ: the simplex point closest to the origin.
+    pub(super) fn closest(&self) -> Vec2 {
+        (0..self.len).fold(Vec2::ZERO, |s, i| s + self.vertices[i].point * self.weights[i])
+    }
+
+    /// Σ λᵢ aᵢ and Σ λᵢ bᵢ: the matching points on A and on B (world frame). Their
+    /// difference is `closest()`.
+    pub(super) fn witness_points(&self) -> (Vec2, Vec2) {
+        (0..self.len).fold((Vec2::ZERO, Vec2::ZERO), |(pa, pb), i| {
+            let w = &self.vertices[i];
+            (pa + w.a * self.weights[i], pb + w.b * self.weights[i])
+        })
+    }
+
+    /// True when a support point from the same pair of vertices is already in the simplex.
+    pub(super) fn contains(&self, w: &SupportPoint) -> bool {
+        self.as_slice()
+            .iter()
+            .any(|v| v.index_a == w.index_a && v.index_b == w.index_b)
+    }
+
+    pub(super) fn push(&mut self, w: SupportPoint) {
+        if self.len < 3 {
+            self.vertices[self.len] = w;
+            self.len += 1;
+        }
+    }
+
+    pub(super) fn to_simplex(self) -> Simplex {
+        Simplex::from_points(self.as_slice())
+    }
+
+    /// Keeps only the vertices listed, with their weights (in that order).
+    pub(super) fn keep(&mut self, kept: &[(usize, f32)]) {
+        let old = self.vertices;
+        for (slot, &(i, weight)) in kept.iter().enumerate() {
+            self.vertices[slot] = old[i];
+            self.weights[slot] = weight;
+        }
+        self.len = kept.len();
+    }
+
+    /// Finds the point of the simplex closest to the origin and drops the vertices it does
+    /// not need.
+    pub(super) fn solve(&mut self) {
+        match self.len {
+            2 => self.solve_segment(),
+            3 => self.solve_triangle(),
+            _ => self.weights[0] = 1.0,
+        }
+    }
+
+    /// Segment [w0, w1], Ericson 5.1.2 with unnormalised barycentric coordinates:
+    /// with e = w1 − w0 the closest point is w0 + t·e, t = −w0·e / e·e. The weight of w0 is
+    /// u = w1·e (= e·e·(1 − t)), the weight of w1 is v = −w0·e (= e·e·t); both are
+    /// positive exactly in the edge's Voronoi region, and dividing by u + v (a sum of
+    /// positives) cannot cancel.
+    pub(super) fn solve_segment(&mut self) {
+        let w0 = self.vertices[0].point;
+        let w1 = self.vertices[1].point;
+        let e = w1 - w0;
+        let u = w1.dot(e);
+        let v = -w0.dot(e);
+        if v <= 0.0 {
+            self.keep(&[(0, 1.0)]);
+        } else if u <= 0.0 {
+            self.keep(&[(1, 1.0)]);
+        } else {
+            let inv = 1.0 / (u + v);
+            self.keep(&[(0, u * inv), (1, v * inv)]);
+        }
+    }
+
+    /// Triangle [w0, w1, w2]: the Voronoi region of the triangle holding the origin
+    /// (Ericson 5.1.5, in 2D with signed areas).
+    ///
+    /// ```text
+    /// for each edge (i, j): u_ij = wj·(wj − wi) (weight of wi), v_ij = −wi·(wj − wi) (of wj)
+    /// area weights: a0 = s·cross(w1, w2), a1 = s·cross(w2, w0), a2 = s·cross(w0, w1),
+    ///               s = sign of the triangle's area (so the winding does not matter)
+    /// vertex i  if the origin is behind both edges leaving i (v_i* <= 0 for both)
+    /// edge ij   if u_ij > 0, v_ij > 0 and the opposite area weight <= 0
+    /// inside    otherwise: λ = (a0, a1, a2) / (a0 + a1 + a2)
+    /// ```
+    /// A flat triangle gives zero area weights, so it always lands in a vertex or edge
+    /// region; a final guard handles a sum that rounding left non-positive.
+    pub(super) fn solve_triangle(&mut self) {
+        let [w0, w1, w2] = [self.vertices[0].point, self.vertices[1].point, self.vertices[2].point];
+        let edge = |p: Vec2, q: Vec2| {
+            let e = q - p;
+            (q.dot(e), -p.dot(e))
+        };
+        let (u01, v01) = edge(w0, w1);
+        let (u12, v12) = edge(w1, w2);
+        let (u02, v02) = edge(w0, w2);
+        let area = cross(w1 - w0, w2 - w0);
+        let s = if area > 0.0 {
+            1.0
+        } else if area < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        let a0 = s * cross(w1, w2);
+        let a1 = s * cross(w2, w0);
+        let a2 = s * cross(w0, w1);
+
+        if v01 <= 0.0 && v02 <= 0.0 {
+            self.keep(&[(0, 1.0)]);
+        } else if u01 <= 0.0 && v12 <= 0.0 {
+            self.keep(&[(1, 1.0)]);
+        } else if u02 <= 0.0 && u12 <= 0.0 {
+            self.keep(&[(2, 1.0)]);
+        } else if u01 > 0.0 && v01 > 0.0 && a2 <= 0.0 {
+            let inv = 1.0 / (u01 + v01);
+            self.keep(&[(0, u01 * inv), (1, v01 * inv)]);
+        } else if u12 > 0.0 && v12 > 0.0 && a0 <= 0.0 {
+            let inv = 1.0 / (u12 + v12);
+            self.keep(&[(1, u12 * inv), (2, v12 * inv)]);
+        } else if u02 > 0.0 && v02 > 0.0 && a1 <= 0.0 {
+            let inv = 1.0 / (u02 + v02);
+            self.keep(&[(0, u02 * inv), (2, v02 * inv)]);
+        } else {
+            let sum = a0 + a1 + a2;
+            if sum > 0.0 && a0 >= 0.0 && a1 >= 0.0 && a2 >= 0.0 {
+                let inv = 1.0 / sum;
+                self.weights = [a0 * inv, a1 * inv, a2 * inv];
+            } else {
+                // Only reachable through NaN or rounding on a sliver: fall back to the best
+                // of the three edges, each solved on its own.
+                let mut best: Option<(f32, WorkingSimplex)> = None;
+                for (i, j) in [(0, 1), (1, 2), (0, 2)] {
+                    let mut edge = *self;
+                    edge.keep(&[(i, 0.5), (j, 0.5)]);
+                    edge.solve_segment();
+                    let d = edge.closest().length_squared();
+                    if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                        best = Some((d, edge));
+                    }
+                }
+                if let Some((_, edge)) = best {
+                    *self = edge;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_solver_picks_the_right_region() {
+        let sp = |x: f32, y: f32, i: usize| SupportPoint {
+            point: Vec2::new(x, y),
+            a: Vec2::new(x, y),
+            b: Vec2::ZERO,
+            index_a: i,
+            index_b: 0,
+        };
+        // Origin projects inside the segment from (-1, 1) to (1, 1): closest (0, 1).
+        let mut s = WorkingSimplex::single(sp(-1.0, 1.0, 0));
+        s.push(sp(1.0, 1.0, 1));
+        s.solve();
+        assert_eq!(s.len, 2);
+        assert!((s.closest() - Vec2::new(0.0, 1.0)).length() < 1e-6);
+        // Origin beyond the w1 end: only w1 is kept.
+        let mut s = WorkingSimplex::single(sp(-2.0, 1.0, 0));
+        s.push(sp(-1.0, 1.0, 1));
+        s.solve();
+        assert_eq!(s.len, 1);
+        assert_eq!(s.vertices[0].index_a, 1);
+    }
+
+    #[test]
+    fn triangle_solver_detects_the_inside() {
+        let sp = |x: f32, y: f32, i: usize| SupportPoint {
+            point: Vec2::new(x, y),
+            a: Vec2::new(x, y),
+            b: Vec2::ZERO,
+            index_a: i,
+            index_b: 0,
+        };
+        // Clockwise on purpose: the solver must not care about winding.
+        let mut s = WorkingSimplex::single(sp(0.0, 1.0, 0));
+        s.push(sp(1.0, -1.0, 1));
+        s.push(sp(-1.0, -1.0, 2));
+        s.solve();
+        assert_eq!(s.len, 3);
+        assert!(s.closest().length() < 1e-6);
+        // Collinear points: never "inside", never NaN.
+        let mut s = WorkingSimplex::single(sp(-1.0, 1.0, 0));
+        s.push(sp(1.0, 1.0, 1));
+        s.push(sp(0.0, 1.0, 2));
+        s.solve();
+        assert!(s.len < 3);
+        assert!((s.closest() - Vec2::new(0.0, 1.0)).length() < 1e-6);
+    }
+}
