@@ -16,3 +16,7 @@ pub mod geometry;
 pub mod math;
 pub mod narrow;
 pub mod scene;
+
+/// The sandbox window (macroquad + egui); only with the default feature `sandbox`.
+#[cfg(feature = "sandbox")]
+pub mod app;

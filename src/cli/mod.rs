@@ -5,9 +5,13 @@
 
 mod contacts;
 mod run;
+#[cfg(feature = "sandbox")]
+mod window;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use clap::{CommandFactory, Parser, Subcommand};
+#[cfg(not(feature = "sandbox"))]
+use clap::CommandFactory;
+use clap::{Parser, Subcommand};
 use collision_lab::scene::SceneError;
 use std::process::ExitCode;
 
@@ -18,14 +22,20 @@ use std::process::ExitCode;
     version,
     long_about = "Collision Lab: a 2D physics sandbox and a laboratory for collision-detection \
 algorithms (NonConvexSat, SatDecomposed, GjkEpa).\n\n\
-Run without a command, Collision Lab will open the interactive sandbox. The sandbox \
-window is not part of this version yet, so for now it prints this help.",
-    after_help = "Examples:\n  collision-lab contacts scenes/convex_pairs.ron --algorithm GjkEpa\n  \
+Run without a command (or with only a scene file), Collision Lab opens the interactive \
+sandbox window.",
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  collision-lab                       (the sandbox on the default scene)\n  \
+collision-lab scenes/pool.ron\n  \
+collision-lab render scenes/default.ron --frames 120 --out shot.png --debug contacts,aabb\n  \
+collision-lab contacts scenes/convex_pairs.ron --algorithm GjkEpa\n  \
 collision-lab run scenes/default.ron --steps 600 --race"
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// A scene to open in the sandbox (same as `collision-lab open SCENE`).
+    scene: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -35,6 +45,12 @@ enum Command {
     /// Simulate a scene headless and print the time per phase, the work counters and the
     /// final state hash
     Run(run::RunArgs),
+    /// Open the sandbox window on a scene (the default scene without one)
+    #[cfg(feature = "sandbox")]
+    Open(window::OpenArgs),
+    /// Open the window, run a scene for some frames, save a screenshot (PNG) and exit
+    #[cfg(feature = "sandbox")]
+    Render(window::RenderArgs),
 }
 
 /// Why a command failed.
@@ -47,6 +63,10 @@ enum CliError {
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
+    /// The window could not do what was asked (a render not written, a bad option).
+    #[cfg_attr(not(feature = "sandbox"), allow(dead_code))]
+    #[error("{0}")]
+    Window(String),
 }
 
 impl From<SceneError> for CliError {
@@ -70,7 +90,17 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        None => Cli::command().print_long_help().map_err(CliError::from),
+        #[cfg(feature = "sandbox")]
+        None => window::open(cli.scene.as_deref()),
+        #[cfg(not(feature = "sandbox"))]
+        None => {
+            let _ = cli.scene;
+            Cli::command().print_long_help().map_err(CliError::from)
+        }
+        #[cfg(feature = "sandbox")]
+        Some(Command::Open(args)) => window::open(args.scene.as_deref()),
+        #[cfg(feature = "sandbox")]
+        Some(Command::Render(args)) => window::render(&args),
         Some(Command::Contacts(args)) => contacts::run(&args),
         Some(Command::Run(args)) => run::run(&args),
     };

@@ -1,0 +1,241 @@
+//! One frame of user input as plain data.
+//!
+//! [`gather`] reads macroquad once per frame; everything that reacts to input (camera,
+//! keys, tools) takes a [`FrameInput`], so it can be tested by feeding made-up frames —
+//! no window needed.
+
+use super::state::AppState;
+use crate::math::Vec2;
+
+/// A mouse button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Button {
+    /// Left: select, drag bodies, place shapes, click vertices.
+    Left,
+    /// Right: pan.
+    Right,
+    /// Middle: pan.
+    Middle,
+}
+
+/// Keys the sandbox reacts to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// Pause / run.
+    Space,
+    /// Single step.
+    Period,
+    /// Reset to the loaded scene.
+    R,
+    /// Narrow phases 1, 2, 3.
+    Digit1,
+    /// See [`Key::Digit1`].
+    Digit2,
+    /// See [`Key::Digit1`].
+    Digit3,
+    /// Fit the scene.
+    F,
+    /// Screenshot.
+    P,
+    /// Help overlay.
+    H,
+    /// Undo (with Ctrl), redo (with Ctrl+Shift).
+    Z,
+    /// Redo (with Ctrl).
+    Y,
+    /// Delete the selection.
+    Delete,
+    /// Duplicate the selection (with Ctrl).
+    D,
+    /// Save (with Ctrl; with Shift: save as).
+    S,
+    /// Open (with Ctrl).
+    O,
+    /// Cancel the current tool action.
+    Escape,
+    /// Finish a polygon being drawn.
+    Enter,
+    /// Remove the last vertex of a polygon being drawn.
+    Backspace,
+    /// Rotate the held body (Q counter-clockwise, E clockwise).
+    Q,
+    /// See [`Key::Q`].
+    E,
+}
+
+/// Everything the sandbox reads from the user in one frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameInput {
+    /// Cursor position (logical px, y-down).
+    pub mouse_px: Vec2,
+    /// Buttons that went down this frame.
+    pub pressed: Vec<Button>,
+    /// Buttons that went up this frame.
+    pub released: Vec<Button>,
+    /// Buttons held down.
+    pub down: Vec<Button>,
+    /// Wheel movement this frame (positive: away from the user; roughly 1 per notch).
+    pub wheel: f32,
+    /// Keys that went down this frame.
+    pub keys: Vec<Key>,
+    /// Ctrl (or Cmd) held.
+    pub ctrl: bool,
+    /// Shift held.
+    pub shift: bool,
+    /// Alt held.
+    pub alt: bool,
+    /// The overlay has the pointer (over a panel, or dragging a widget): the world must
+    /// not react to clicks and the wheel.
+    pub ui_wants_pointer: bool,
+    /// The overlay has the keyboard (a text field has focus).
+    pub ui_wants_keyboard: bool,
+    /// Files dropped onto the window this frame.
+    pub dropped_files: Vec<std::path::PathBuf>,
+}
+
+impl FrameInput {
+    /// True when `button` went down this frame.
+    pub fn pressed(&self, button: Button) -> bool {
+        self.pressed.contains(&button)
+    }
+
+    /// True when `button` went up this frame.
+    pub fn released(&self, button: Button) -> bool {
+        self.released.contains(&button)
+    }
+
+    /// True while `button` is held.
+    pub fn down(&self, button: Button) -> bool {
+        self.down.contains(&button)
+    }
+
+    /// True when `key` went down this frame.
+    pub fn key(&self, key: Key) -> bool {
+        self.keys.contains(&key)
+    }
+}
+
+/// Pan and zoom: right or middle drag pans, the wheel zooms about the cursor. Returns
+/// true when the camera used the input. `last_mouse_px` is the cursor of the previous
+/// frame.
+pub fn camera_input(state: &mut AppState, input: &FrameInput, last_mouse_px: Vec2) -> bool {
+    let mut used = false;
+    let panning = input.down(Button::Right) || input.down(Button::Middle);
+    if panning && !input.pressed(Button::Right) && !input.pressed(Button::Middle) && !state.pan_started_in_ui {
+        state.camera.pan_by_screen(input.mouse_px - last_mouse_px);
+        used = true;
+    }
+    if input.pressed(Button::Right) || input.pressed(Button::Middle) {
+        state.pan_started_in_ui = input.ui_wants_pointer;
+    }
+    // The wheel rotates a held body (see tools); otherwise it zooms.
+    if input.wheel != 0.0 && !input.ui_wants_pointer && !state.tools.wants_wheel() {
+        state.camera.zoom_about(input.mouse_px, 1.1f32.powf(input.wheel));
+        used = true;
+    }
+    used
+}
+
+/// The keys that are not a tool's: pause, step, reset, narrow phase, fit, help, undo.
+/// The screenshot key (P) and the file keys are handled by the window loop, which owns
+/// the screen and the dialogs.
+pub fn global_keys(state: &mut AppState, input: &FrameInput) {
+    if input.ui_wants_keyboard {
+        return;
+    }
+    for &key in &input.keys {
+        match key {
+            Key::Space => state.clock.toggle_pause(),
+            Key::Period => {
+                state.clock.pause();
+                state.clock.request_single_step();
+            }
+            Key::R if !input.ctrl => state.reset(),
+            Key::Digit1 => state.set_narrow_phase(crate::narrow::Algorithm::ALL[0]),
+            Key::Digit2 => state.set_narrow_phase(crate::narrow::Algorithm::ALL[1]),
+            Key::Digit3 => state.set_narrow_phase(crate::narrow::Algorithm::ALL[2]),
+            Key::F => state.fit_view(),
+            Key::H => state.show_help = !state.show_help,
+            Key::Z if input.ctrl && input.shift => state.redo(),
+            Key::Z if input.ctrl => state.undo(),
+            Key::Y if input.ctrl => state.redo(),
+            _ => {}
+        }
+    }
+}
+
+/// Reads this frame's input from macroquad (and whether egui wants it).
+pub fn gather(ui_wants_pointer: bool, ui_wants_keyboard: bool) -> FrameInput {
+    use macroquad::input as mq;
+    use macroquad::input::{KeyCode, MouseButton};
+    let (mx, my) = mq::mouse_position();
+    let buttons = [
+        (MouseButton::Left, Button::Left),
+        (MouseButton::Right, Button::Right),
+        (MouseButton::Middle, Button::Middle),
+    ];
+    let keys = [
+        (KeyCode::Space, Key::Space),
+        (KeyCode::Period, Key::Period),
+        (KeyCode::R, Key::R),
+        (KeyCode::Key1, Key::Digit1),
+        (KeyCode::Key2, Key::Digit2),
+        (KeyCode::Key3, Key::Digit3),
+        (KeyCode::F, Key::F),
+        (KeyCode::P, Key::P),
+        (KeyCode::H, Key::H),
+        (KeyCode::Z, Key::Z),
+        (KeyCode::Y, Key::Y),
+        (KeyCode::Delete, Key::Delete),
+        (KeyCode::D, Key::D),
+        (KeyCode::S, Key::S),
+        (KeyCode::O, Key::O),
+        (KeyCode::Escape, Key::Escape),
+        (KeyCode::Enter, Key::Enter),
+        (KeyCode::KpEnter, Key::Enter),
+        (KeyCode::Backspace, Key::Backspace),
+        (KeyCode::Q, Key::Q),
+        (KeyCode::E, Key::E),
+    ];
+    let (_, wheel_y) = mq::mouse_wheel();
+    // Wheels report 1 per notch on some platforms and 120 on others; keep the sign and a
+    // notch's worth.
+    let wheel = if wheel_y == 0.0 {
+        0.0
+    } else {
+        wheel_y.signum() * wheel_y.abs().min(3.0)
+    };
+    FrameInput {
+        mouse_px: Vec2::new(mx, my),
+        pressed: buttons
+            .iter()
+            .filter(|(b, _)| mq::is_mouse_button_pressed(*b))
+            .map(|&(_, b)| b)
+            .collect(),
+        released: buttons
+            .iter()
+            .filter(|(b, _)| mq::is_mouse_button_released(*b))
+            .map(|&(_, b)| b)
+            .collect(),
+        down: buttons
+            .iter()
+            .filter(|(b, _)| mq::is_mouse_button_down(*b))
+            .map(|&(_, b)| b)
+            .collect(),
+        wheel,
+        keys: keys
+            .iter()
+            .filter(|(k, _)| mq::is_key_pressed(*k))
+            .map(|&(_, k)| k)
+            .collect(),
+        ctrl: mq::is_key_down(KeyCode::LeftControl)
+            || mq::is_key_down(KeyCode::RightControl)
+            || mq::is_key_down(KeyCode::LeftSuper)
+            || mq::is_key_down(KeyCode::RightSuper),
+        shift: mq::is_key_down(KeyCode::LeftShift) || mq::is_key_down(KeyCode::RightShift),
+        alt: mq::is_key_down(KeyCode::LeftAlt) || mq::is_key_down(KeyCode::RightAlt),
+        ui_wants_pointer,
+        ui_wants_keyboard,
+        dropped_files: Vec::new(),
+    }
+}

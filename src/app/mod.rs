@@ -1,0 +1,224 @@
+//! # The sandbox window
+//!
+//! macroquad draws the world, egui (through egui-macroquad) draws the overlay. The
+//! loop of one frame:
+//!
+//! ```text
+//! input   = gather()                 // macroquad → FrameInput (plain data)
+//! camera, keys, tools react to input // state changes, undoable edits
+//! state.advance(frame time)          // fixed steps from the accumulator clock
+//! overlay = panels.ui(state)         // egui: settings, plots, inspector, files
+//! draw world, debug layers, previews // reads state only
+//! draw overlay; screenshot if asked; next frame
+//! ```
+//!
+//! `AppState` (state.rs) owns the world and every choice around it; each panel is one
+//! file under `panels/`; `draw/` only reads. Nothing here is imported by the core.
+
+pub mod camera;
+pub mod draw;
+pub mod flags;
+pub mod history;
+pub mod input;
+pub mod panels;
+pub mod pick;
+pub mod screenshot;
+pub mod state;
+pub mod tools;
+pub mod undo;
+
+use crate::math::Vec2;
+use crate::scene::Scene;
+use input::{FrameInput, Key};
+use macroquad::prelude as mq;
+use state::AppState;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The scene `collision-lab` opens with no argument: built into the binary, so the
+/// sandbox opens the same way from any directory.
+pub const DEFAULT_SCENE_RON: &str = include_str!("../../scenes/default.ron");
+/// Where the built-in default scene would be, relative to the repository (shown as its
+/// name, and used as the directory of Save As).
+pub const DEFAULT_SCENE_NAME: &str = "scenes/default.ron";
+
+/// Default window size (logical pixels).
+pub const DEFAULT_WINDOW_SIZE: (i32, i32) = (1280, 800);
+
+/// What the window is for: the interactive sandbox, or a scripted render.
+#[derive(Clone, Debug)]
+pub enum Mode {
+    /// The sandbox, until the user closes it.
+    Interactive,
+    /// Run `frames` frames of `steps_per_frame` fixed steps each (not wall-clock time,
+    /// so the picture is the same on every machine), save a screenshot to `out`, exit.
+    Render(RenderOptions),
+}
+
+/// `collision-lab render …`.
+#[derive(Clone, Debug)]
+pub struct RenderOptions {
+    /// Frames to run before the screenshot.
+    pub frames: u32,
+    /// Fixed steps per frame.
+    pub steps_per_frame: u32,
+    /// The PNG to write.
+    pub out: PathBuf,
+    /// Debug layers to draw.
+    pub debug: flags::DebugFlags,
+    /// Include the egui overlay in the picture.
+    pub with_ui: bool,
+}
+
+/// How to open the window.
+#[derive(Clone, Debug)]
+pub struct AppOptions {
+    /// The scene and where it came from (None: the built-in default).
+    pub scene: Scene,
+    /// Its path, if it came from a file.
+    pub path: Option<PathBuf>,
+    /// Window size (logical px).
+    pub window_size: (i32, i32),
+    /// Interactive or render.
+    pub mode: Mode,
+}
+
+/// Opens the window and runs until it closes (or the render is written). Returns the
+/// process's outcome: `Err` with a message if a render could not be written.
+pub fn run(options: AppOptions) -> Result<(), String> {
+    let conf = mq::Conf {
+        window_title: "Collision Lab".to_string(),
+        window_width: options.window_size.0,
+        window_height: options.window_size.1,
+        high_dpi: true,
+        window_resizable: true,
+        sample_count: 4,
+        ..Default::default()
+    };
+    let outcome = std::sync::Arc::new(std::sync::Mutex::new(Ok(())));
+    let outcome_in_loop = outcome.clone();
+    macroquad::Window::from_config(conf, async move {
+        let result = window_loop(options).await;
+        *outcome_in_loop.lock().unwrap_or_else(|e| e.into_inner()) = result;
+    });
+    let result = outcome.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    result
+}
+
+async fn window_loop(options: AppOptions) -> Result<(), String> {
+    let screen = Vec2::new(mq::screen_width(), mq::screen_height());
+    let mut state = AppState::new(&options.scene, options.path.clone(), screen);
+    let mut panels = panels::Panels::default();
+    let render = match &options.mode {
+        Mode::Render(r) => {
+            state.debug = r.debug.clone();
+            Some(r.clone())
+        }
+        Mode::Interactive => None,
+    };
+    let mut last_mouse_px = Vec2::from(mq::mouse_position());
+    let mut frame = 0u32;
+    let started = Instant::now();
+    let mut ui_wants = (false, false);
+    loop {
+        let screen = Vec2::new(mq::screen_width(), mq::screen_height());
+        // A resized window keeps the world point at its centre where it is.
+        state.camera.screen_size_px = screen;
+
+        // Input (egui's wishes are those of the previous frame's layout, as egui expects).
+        let mut input: FrameInput = input::gather(ui_wants.0, ui_wants.1);
+        input.dropped_files = mq::get_dropped_files().into_iter().filter_map(|f| f.path).collect();
+        let mut screenshot_requested = false;
+        if render.is_none() {
+            input::camera_input(&mut state, &input, last_mouse_px);
+            input::global_keys(&mut state, &input);
+            tools::handle_input(&mut state, &input);
+            if !input.ui_wants_keyboard && input.key(Key::P) {
+                screenshot_requested = true;
+            }
+        }
+        last_mouse_px = input.mouse_px;
+
+        // Simulation.
+        let sim_start = Instant::now();
+        match &render {
+            Some(r) => {
+                if frame > 0 {
+                    for _ in 0..r.steps_per_frame {
+                        state.step_once();
+                    }
+                }
+            }
+            None => {
+                state.advance(f64::from(mq::get_frame_time()));
+            }
+        }
+        let simulation_ms = sim_start.elapsed().as_secs_f64() * 1e3;
+
+        // Overlay.
+        let ui_start = Instant::now();
+        let show_ui = render.as_ref().is_none_or(|r| r.with_ui);
+        if show_ui {
+            egui_macroquad::ui(|ctx| {
+                let requests = panels.ui(ctx, &mut state);
+                screenshot_requested |= requests.screenshot;
+                ui_wants = (
+                    ctx.wants_pointer_input() || ctx.is_pointer_over_area(),
+                    ctx.wants_keyboard_input(),
+                );
+            });
+            if frame == 0 {
+                // The panels' sizes are known now: fit the scene in the space they leave.
+                state.fit_view();
+            }
+        } else {
+            state.viewport_px = (Vec2::ZERO, screen);
+        }
+        let ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
+
+        // Drawing.
+        let draw_start = Instant::now();
+        mq::clear_background(draw::colors::BACKGROUND);
+        draw::world::draw_grid(&state);
+        draw::world::draw_bodies(&state);
+        draw::debug::draw_debug(&state);
+        if state.debug.contacts {
+            draw::world::draw_contacts(&state);
+        }
+        draw::palette::draw_tool_preview(&state);
+        if show_ui {
+            egui_macroquad::draw();
+        }
+        let drawing_ms = draw_start.elapsed().as_secs_f64() * 1e3;
+
+        if let Some(r) = &render {
+            if frame >= r.frames {
+                return save_screenshot(&r.out).map(|_| ());
+            }
+        } else if screenshot_requested {
+            let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+            match save_screenshot(&screenshot::next_screenshot_path(&dir)) {
+                Ok(path) => state.set_status(format!("screenshot saved: {}", path.display())),
+                Err(e) => state.set_error(e),
+            }
+        }
+        state.history.push_frame(
+            started.elapsed().as_secs_f64(),
+            history::FrameTimes {
+                simulation_ms,
+                ui_ms,
+                drawing_ms,
+                frame_ms: f64::from(mq::get_frame_time()) * 1e3,
+            },
+        );
+        frame += 1;
+        mq::next_frame().await;
+    }
+}
+
+/// Writes what the window shows now to `path`.
+fn save_screenshot(path: &std::path::Path) -> Result<PathBuf, String> {
+    let image = mq::get_screen_data();
+    screenshot::write_png_bottom_up(path, u32::from(image.width), u32::from(image.height), &image.bytes)?;
+    Ok(path.to_path_buf())
+}

@@ -1,0 +1,147 @@
+//! The egui overlay. One panel per file: a panel is its own state plus a `ui()` that
+//! reads and changes the [`AppState`].
+//!
+//! Layout: a menu bar on top (File, Edit, View), the palette, simulation settings and
+//! debug toggles on the left, the inspector and the plots on the right, the status bar
+//! at the bottom, help and dialogs as windows. What is left is the world's viewport.
+
+pub mod debug;
+pub mod files;
+pub mod help;
+pub mod inspector;
+pub mod palette;
+pub mod plots;
+pub mod simulation;
+
+use super::state::AppState;
+use crate::math::Vec2;
+
+/// What the overlay asks of the window loop this frame (things that need the window).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UiRequests {
+    /// Save a screenshot of this frame.
+    pub screenshot: bool,
+}
+
+/// The panels' own state (open/closed, scroll, dialogs).
+#[derive(Default)]
+pub struct Panels {
+    /// Scene files.
+    pub files: files::FilesPanel,
+    /// The shape palette.
+    pub palette: palette::PalettePanel,
+    /// Simulation settings.
+    pub simulation: simulation::SimulationPanel,
+    /// Debug drawing toggles.
+    pub debug: debug::DebugPanel,
+    /// The selected body.
+    pub inspector: inspector::InspectorPanel,
+    /// Live plots and frame times.
+    pub plots: plots::PlotsPanel,
+}
+
+impl Panels {
+    /// Builds the whole overlay for one frame and records the free viewport in `state`.
+    pub fn ui(&mut self, ctx: &egui::Context, state: &mut AppState) -> UiRequests {
+        let mut requests = UiRequests::default();
+        let Panels {
+            files,
+            palette,
+            simulation,
+            debug,
+            inspector,
+            plots,
+        } = self;
+        egui::TopBottomPanel::top("menu").show(ctx, |ui| {
+            egui::menu::bar(ui, |ui| {
+                files.menu(ui, state, &mut requests);
+                ui.menu_button("Edit", |ui| {
+                    let undo = state.undo.undo_label().map(|l| format!("Undo {l}"));
+                    if ui
+                        .add_enabled(undo.is_some(), egui::Button::new(undo.as_deref().unwrap_or("Undo")))
+                        .on_hover_text("Ctrl+Z")
+                        .clicked()
+                    {
+                        state.undo();
+                        ui.close_menu();
+                    }
+                    let redo = state.undo.redo_label().map(|l| format!("Redo {l}"));
+                    if ui
+                        .add_enabled(redo.is_some(), egui::Button::new(redo.as_deref().unwrap_or("Redo")))
+                        .on_hover_text("Ctrl+Shift+Z")
+                        .clicked()
+                    {
+                        state.redo();
+                        ui.close_menu();
+                    }
+                });
+                ui.menu_button("View", |ui| {
+                    if ui.button("Fit the scene (F)").clicked() {
+                        state.fit_view();
+                        ui.close_menu();
+                    }
+                    if ui.button("Screenshot (P)").clicked() {
+                        requests.screenshot = true;
+                        ui.close_menu();
+                    }
+                    if ui.button("Help (H)").clicked() {
+                        state.show_help = true;
+                        ui.close_menu();
+                    }
+                });
+                ui.separator();
+                ui.strong(state.scene_name());
+                if state.dirty {
+                    ui.label("(edited)");
+                }
+            });
+        });
+        egui::TopBottomPanel::bottom("status").show(ctx, |ui| {
+            ui.horizontal(|ui| match &state.status {
+                Some(s) if s.is_error => {
+                    ui.colored_label(egui::Color32::from_rgb(255, 90, 90), &s.text);
+                }
+                Some(s) => {
+                    ui.label(&s.text);
+                }
+                None => {
+                    ui.label("H: help · Space: pause · left drag: move bodies · right drag: pan · wheel: zoom");
+                }
+            });
+        });
+        egui::SidePanel::left("left")
+            .resizable(true)
+            .default_width(260.0)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    egui::CollapsingHeader::new("Palette")
+                        .default_open(true)
+                        .show(ui, |ui| palette.ui(ui, state));
+                    egui::CollapsingHeader::new("Simulation")
+                        .default_open(true)
+                        .show(ui, |ui| simulation.ui(ui, state));
+                    egui::CollapsingHeader::new("Debug drawing")
+                        .default_open(true)
+                        .show(ui, |ui| debug.ui(ui, state));
+                });
+            });
+        egui::SidePanel::right("right")
+            .resizable(true)
+            .default_width(320.0)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    egui::CollapsingHeader::new("Selected body")
+                        .default_open(true)
+                        .show(ui, |ui| inspector.ui(ui, state));
+                    egui::CollapsingHeader::new("Timing")
+                        .default_open(true)
+                        .show(ui, |ui| plots.ui(ui, state));
+                });
+            });
+        let free = ctx.available_rect();
+        state.viewport_px = (Vec2::new(free.min.x, free.min.y), Vec2::new(free.max.x, free.max.y));
+        help::show(ctx, state);
+        files.windows(ctx, state);
+        requests
+    }
+}

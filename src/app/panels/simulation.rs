@@ -1,0 +1,98 @@
+//! Simulation settings: the narrow phase, broad phase, resolution, pseudo-continuous
+//! detection, sleeping, and the clock — all live.
+
+use super::super::state::AppState;
+use crate::broad::BroadPhaseKind;
+use crate::dynamics::{ContinuousMode, Resolution};
+use crate::narrow::Algorithm;
+
+/// The simulation panel (no state of its own yet).
+#[derive(Default)]
+pub struct SimulationPanel {}
+
+impl SimulationPanel {
+    /// Draws the panel.
+    pub fn ui(&mut self, ui: &mut egui::Ui, state: &mut AppState) {
+        ui.heading("Narrow phase");
+        let mut algorithm = state.world.settings().narrow_phase;
+        ui.horizontal_wrapped(|ui| {
+            for (i, a) in Algorithm::ALL.into_iter().enumerate() {
+                ui.selectable_value(&mut algorithm, a, a.name())
+                    .on_hover_text(format!("key {}", i + 1));
+            }
+        });
+        state.set_narrow_phase(algorithm);
+
+        ui.separator();
+        ui.heading("Simulation");
+        ui.horizontal(|ui| {
+            let paused = state.clock.is_paused();
+            if ui.button(if paused { "▶ Run" } else { "⏸ Pause" }).clicked() {
+                state.clock.toggle_pause();
+            }
+            if ui.button("Step").clicked() {
+                state.clock.pause();
+                state.clock.request_single_step();
+            }
+            if ui.button("Reset").clicked() {
+                state.reset();
+            }
+        });
+        let settings = state.world.settings_mut();
+        egui::ComboBox::from_label("broad phase")
+            .selected_text(format!("{:?}", settings.broad_phase))
+            .show_ui(ui, |ui| {
+                for kind in [
+                    BroadPhaseKind::SweepAndPrune,
+                    BroadPhaseKind::BruteForce,
+                    BroadPhaseKind::SpatialHash,
+                    BroadPhaseKind::DynamicAabbTree,
+                ] {
+                    ui.selectable_value(&mut settings.broad_phase, kind, format!("{kind:?}"));
+                }
+            });
+        egui::ComboBox::from_label("resolution")
+            .selected_text(format!("{:?}", settings.resolution))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut settings.resolution, Resolution::Impulses, "Impulses");
+                ui.selectable_value(&mut settings.resolution, Resolution::Projection, "Projection");
+            });
+        egui::ComboBox::from_label("continuous")
+            .selected_text(format!("{:?}", settings.continuous))
+            .show_ui(ui, |ui| {
+                for mode in [
+                    ContinuousMode::Off,
+                    ContinuousMode::Interpolation,
+                    ContinuousMode::ConservativeAdvancement,
+                ] {
+                    ui.selectable_value(&mut settings.continuous, mode, format!("{mode:?}"));
+                }
+            });
+        ui.checkbox(&mut settings.sleeping, "sleeping");
+        ui.checkbox(&mut settings.race, "race the three narrow phases");
+        ui.add(egui::Slider::new(&mut settings.substeps, 1..=16).text("substeps"));
+        ui.add(egui::Slider::new(&mut settings.gravity.y, -30.0..=0.0).text("gravity y (m/s²)"));
+        let mut scale = state.clock.time_scale();
+        if ui
+            .add(
+                egui::Slider::new(&mut scale, 0.05..=4.0)
+                    .logarithmic(true)
+                    .text("time scale"),
+            )
+            .changed()
+        {
+            state.clock.set_time_scale(scale);
+        }
+        let mut rate = state.clock.rate_hz();
+        if ui
+            .add(
+                egui::Slider::new(&mut rate, 10.0..=480.0)
+                    .logarithmic(true)
+                    .text("rate (Hz)"),
+            )
+            .changed()
+        {
+            state.clock.set_rate(rate);
+        }
+    }
+}

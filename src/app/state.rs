@@ -1,0 +1,316 @@
+//! The sandbox's state: the world and everything the user has chosen around it.
+//!
+//! The window loop, the panels and the tools change it; drawing only reads it.
+
+use super::camera::Camera;
+use super::flags::DebugFlags;
+use super::history::{History, StepSample};
+use super::tools::{self, ToolState};
+use super::undo::UndoStack;
+use crate::dynamics::{BodyHandle, FixedClock, StepReport, World, WorldSettings};
+use crate::math::Vec2;
+use crate::narrow::Algorithm;
+use crate::scene::{Scene, SceneDef};
+use std::path::PathBuf;
+
+/// Pixels left around the scene when the view is fitted.
+pub const FIT_MARGIN_PX: f32 = 40.0;
+
+/// A message in the status bar: what just happened, or what went wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Status {
+    /// The text.
+    pub text: String,
+    /// True for errors (drawn in red, kept until replaced).
+    pub is_error: bool,
+}
+
+/// Everything the sandbox knows.
+pub struct AppState {
+    /// The simulation.
+    pub world: World,
+    /// The scene as loaded or last saved: what Reset returns to and what "unsaved
+    /// changes" compares against.
+    pub loaded: SceneDef,
+    /// Where the scene came from (None: a built-in or a new scene).
+    pub scene_path: Option<PathBuf>,
+    /// Bodies were edited since the scene was loaded or saved.
+    pub dirty: bool,
+    /// The fixed-step clock (pause, single step, time scale, rate).
+    pub clock: FixedClock,
+    /// The view.
+    pub camera: Camera,
+    /// The selected body.
+    pub selection: Option<BodyHandle>,
+    /// The body under the cursor.
+    pub hovered: Option<BodyHandle>,
+    /// The active tool and what it is doing.
+    pub tools: ToolState,
+    /// Debug layers.
+    pub debug: DebugFlags,
+    /// Undo / redo.
+    pub undo: UndoStack,
+    /// Samples for the plots.
+    pub history: History,
+    /// The last step's report (profile, race).
+    pub last_report: Option<StepReport>,
+    /// The status bar.
+    pub status: Option<Status>,
+    /// The help overlay is open.
+    pub show_help: bool,
+    /// The part of the window the panels leave free (px): where the view is fitted.
+    pub viewport_px: (Vec2, Vec2),
+    /// A right/middle drag began over the overlay (so it scrolls the panel, not the view).
+    pub pan_started_in_ui: bool,
+}
+
+impl AppState {
+    /// The sandbox on `scene`, loaded from `path`, for a window of `screen_size_px`; the
+    /// view fits the scene.
+    pub fn new(scene: &Scene, path: Option<PathBuf>, screen_size_px: Vec2) -> AppState {
+        let world = World::from_scene(scene);
+        let mut clock = FixedClock::new(f64::from(scene.def().settings.rate));
+        clock.resume();
+        let mut state = AppState {
+            world,
+            loaded: scene.def().clone(),
+            scene_path: path,
+            dirty: false,
+            clock,
+            camera: Camera::new(Vec2::ZERO, 40.0, screen_size_px),
+            selection: None,
+            hovered: None,
+            tools: ToolState::default(),
+            debug: DebugFlags::default(),
+            undo: UndoStack::new(),
+            history: History::default(),
+            last_report: None,
+            status: None,
+            show_help: false,
+            pan_started_in_ui: false,
+            viewport_px: (Vec2::ZERO, screen_size_px),
+        };
+        state.fit_view();
+        state
+    }
+
+    /// Replaces the scene (after the user confirmed losing unsaved edits, if any): new
+    /// world with the scene's own settings, history and undo cleared, view fitted.
+    pub fn replace_scene(&mut self, scene: &Scene, path: Option<PathBuf>) {
+        let screen = self.camera.screen_size_px;
+        let debug = self.debug.clone();
+        let viewport = self.viewport_px;
+        *self = AppState::new(scene, path, screen);
+        self.debug = debug;
+        self.viewport_px = viewport;
+        self.fit_view();
+    }
+
+    /// A short name for the title and the status bar.
+    pub fn scene_name(&self) -> String {
+        self.scene_path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map_or_else(|| "untitled".to_string(), |n| n.to_string_lossy().into_owned())
+    }
+
+    /// Fits the view to every body (F).
+    pub fn fit_view(&mut self) {
+        let mut bounds = None;
+        for (_, body) in self.world.bodies().iter() {
+            let b = body.aabb();
+            bounds = Some(match bounds {
+                None => b,
+                Some(acc) => b.union(&acc),
+            });
+        }
+        if let Some(b) = bounds {
+            let (lo, hi) = self.viewport_px;
+            self.camera.fit_in(&b, lo, hi, FIT_MARGIN_PX);
+        }
+    }
+
+    /// Runs the steps the clock owes for a frame of `frame_s` seconds; returns how many.
+    pub fn advance(&mut self, frame_s: f64) -> u32 {
+        let steps = self.clock.advance(frame_s);
+        for _ in 0..steps {
+            self.step_once();
+        }
+        steps
+    }
+
+    /// One fixed step: tools act (the mouse spring), the world steps, the plots sample.
+    pub fn step_once(&mut self) {
+        let dt = self.clock.dt_seconds_f32();
+        tools::before_step(self, dt);
+        let report = self.world.step(dt);
+        if !report.removed.is_empty() {
+            self.set_error(format!(
+                "{} bod{} removed: {}",
+                report.removed.len(),
+                if report.removed.len() == 1 { "y" } else { "ies" },
+                report
+                    .removed
+                    .iter()
+                    .map(|r| format!("{} ({})", r.name.as_deref().unwrap_or("unnamed"), r.reason))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ));
+        }
+        let sample = StepSample::from_report(self.world.time(), self.world.settings().narrow_phase, &report);
+        self.history.push_step(sample);
+        self.last_report = Some(report);
+        if self.selection.is_some_and(|h| !self.world.bodies().contains(h)) {
+            self.selection = None;
+        }
+    }
+
+    /// Switches the narrow phase live (keys 1/2/3 and the overlay).
+    pub fn set_narrow_phase(&mut self, algorithm: Algorithm) {
+        if self.world.settings().narrow_phase != algorithm {
+            self.world.settings_mut().narrow_phase = algorithm;
+            self.set_status(format!("narrow phase: {}", algorithm.name()));
+        }
+    }
+
+    /// Records the world as it is now, so that the edit about to be made can be undone,
+    /// and marks the scene as edited.
+    pub fn begin_edit(&mut self, label: impl Into<String>) {
+        self.undo.record(label, self.world.to_scene_def());
+        self.dirty = true;
+    }
+
+    /// Makes an undoable edit of the world.
+    pub fn edit<R>(&mut self, label: impl Into<String>, f: impl FnOnce(&mut World) -> R) -> R {
+        self.begin_edit(label);
+        f(&mut self.world)
+    }
+
+    /// Undoes the last edit (Ctrl+Z).
+    pub fn undo(&mut self) {
+        match self.undo.undo(self.world.to_scene_def()) {
+            Some((def, label)) => {
+                self.restore(def);
+                self.set_status(format!("undid: {label}"));
+            }
+            None => self.set_status("nothing to undo"),
+        }
+    }
+
+    /// Redoes the last undone edit (Ctrl+Shift+Z, Ctrl+Y).
+    pub fn redo(&mut self) {
+        match self.undo.redo(self.world.to_scene_def()) {
+            Some((def, label)) => {
+                self.restore(def);
+                self.set_status(format!("redid: {label}"));
+            }
+            None => self.set_status("nothing to redo"),
+        }
+    }
+
+    /// Reset (R): the bodies as loaded, the live settings kept (so a user comparing
+    /// algorithms can reset and watch the same start with the other one). Undoable.
+    pub fn reset(&mut self) {
+        self.begin_edit("reset");
+        self.restore(self.loaded.clone());
+        // The bodies are the file's again.
+        self.dirty = false;
+        self.history.clear();
+        self.set_status("reset to the loaded scene");
+    }
+
+    /// Rebuilds the world's bodies from `def`, keeping the live settings.
+    fn restore(&mut self, def: SceneDef) {
+        let settings: WorldSettings = *self.world.settings();
+        match Scene::from_def(def) {
+            Ok(scene) => {
+                self.world = World::from_scene_with(&scene, settings);
+                self.dirty = true;
+            }
+            // A snapshot was taken from a valid world, so this cannot fail; if it ever
+            // does, keep the current world rather than lose it.
+            Err(e) => self.set_error(format!("cannot restore: {e}")),
+        }
+        self.selection = self.selection.filter(|h| self.world.bodies().contains(*h));
+    }
+
+    /// Shows `text` in the status bar.
+    pub fn set_status(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            is_error: false,
+        });
+    }
+
+    /// Shows an error in the status bar.
+    pub fn set_error(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            is_error: true,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> AppState {
+        let scene = crate::scene::parse(include_str!("../../scenes/default.ron"), "default.ron").unwrap();
+        AppState::new(&scene, None, Vec2::new(1280.0, 800.0))
+    }
+
+    #[test]
+    fn the_view_fits_the_scene_at_start() {
+        let s = state();
+        let v = s.camera.visible_world();
+        for (_, b) in s.world.bodies().iter() {
+            let a = b.aabb();
+            assert!(v.min.x <= a.min.x && v.min.y <= a.min.y && v.max.x >= a.max.x && v.max.y >= a.max.y);
+        }
+    }
+
+    #[test]
+    fn the_clock_drives_the_steps() {
+        let mut s = state();
+        // Frames longer than the clock's clamp (0.25 s) count as the clamp.
+        assert_eq!(s.advance(0.2), 12, "60 Hz scene, 0.2 s");
+        assert_eq!(s.world.step_count(), 12);
+        assert_eq!(s.history.steps.len(), 12);
+        s.clock.pause();
+        assert_eq!(s.advance(0.5), 0);
+        s.clock.request_single_step();
+        assert_eq!(s.advance(0.0), 1);
+    }
+
+    #[test]
+    fn an_edit_is_undone_and_redone() {
+        let mut s = state();
+        let h = s.world.bodies().handles()[3];
+        let before = s.world.body(h).unwrap().pose().translation;
+        s.edit("move body 3", |w| {
+            w.body_mut(h).unwrap().set_pose(Vec2::new(100.0, 100.0), 0.0)
+        });
+        assert!(s.dirty);
+        s.undo();
+        let back = s.world.bodies().iter().nth(3).unwrap().1.pose().translation;
+        assert!((back - before).length() < 1e-6);
+        s.redo();
+        let again = s.world.bodies().iter().nth(3).unwrap().1.pose().translation;
+        assert!((again - Vec2::new(100.0, 100.0)).length() < 1e-6);
+    }
+
+    #[test]
+    fn reset_returns_to_the_loaded_bodies_and_keeps_the_settings() {
+        let mut s = state();
+        let hash0 = s.world.state_hash();
+        s.set_narrow_phase(Algorithm::GjkEpa);
+        s.advance(1.0);
+        assert_ne!(s.world.state_hash(), hash0);
+        s.reset();
+        assert_eq!(s.world.settings().narrow_phase, Algorithm::GjkEpa);
+        assert_eq!(s.world.bodies().len(), s.loaded.bodies.len());
+        s.undo();
+        assert!(s.world.step_count() == 0, "undo restores bodies, not the step count");
+    }
+}

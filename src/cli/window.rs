@@ -1,0 +1,95 @@
+//! `collision-lab [open] [SCENE]` and `collision-lab render`: the commands that open
+//! the sandbox window.
+
+use super::CliError;
+use clap::Args;
+use collision_lab::app::{self, flags::DebugFlags, AppOptions, Mode, RenderOptions};
+use collision_lab::scene::{self, Scene};
+use std::path::{Path, PathBuf};
+
+/// `collision-lab open SCENE`.
+#[derive(Debug, Args)]
+pub struct OpenArgs {
+    /// The scene to open (RON); without it, the built-in default scene.
+    pub scene: Option<PathBuf>,
+}
+
+/// `collision-lab render SCENE --frames N --out shot.png`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The scene to render (RON).
+    pub scene: PathBuf,
+    /// Frames to run before the picture is taken (frame 0 is the scene as loaded).
+    #[arg(long, default_value_t = 60)]
+    pub frames: u32,
+    /// Fixed simulation steps per frame (0 keeps the scene still).
+    #[arg(long, default_value_t = 1)]
+    pub steps_per_frame: u32,
+    /// The PNG to write.
+    #[arg(long, default_value = "shot.png")]
+    pub out: PathBuf,
+    /// Debug layers, comma separated: axes, contacts, mtv, voronoi, bounds (= aabb),
+    /// circle, obb, kdop, pieces, broad, velocities, centers, minkowski.
+    #[arg(long, default_value = "")]
+    pub debug: String,
+    /// Include the overlay panels in the picture.
+    #[arg(long)]
+    pub ui: bool,
+    /// Window size in logical pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x800", value_parser = parse_size)]
+    pub size: (i32, i32),
+}
+
+fn parse_size(text: &str) -> Result<(i32, i32), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{text}` is not WIDTHxHEIGHT"))?;
+    let parse = |s: &str| {
+        s.trim()
+            .parse::<i32>()
+            .ok()
+            .filter(|v| (64..=8192).contains(v))
+            .ok_or_else(|| format!("`{s}` is not a size between 64 and 8192 pixels"))
+    };
+    Ok((parse(w)?, parse(h)?))
+}
+
+fn load_or_default(path: Option<&Path>) -> Result<(Scene, Option<PathBuf>), CliError> {
+    match path {
+        Some(p) => Ok((scene::load(p)?, Some(p.to_path_buf()))),
+        None => Ok((scene::parse(app::DEFAULT_SCENE_RON, app::DEFAULT_SCENE_NAME)?, None)),
+    }
+}
+
+/// Opens the sandbox on `scene` (the default scene when None).
+pub fn open(scene: Option<&Path>) -> Result<(), CliError> {
+    let (scene, path) = load_or_default(scene)?;
+    app::run(AppOptions {
+        scene,
+        path,
+        window_size: app::DEFAULT_WINDOW_SIZE,
+        mode: Mode::Interactive,
+    })
+    .map_err(CliError::Window)
+}
+
+/// Renders a scene to a PNG.
+pub fn render(args: &RenderArgs) -> Result<(), CliError> {
+    let debug = DebugFlags::parse_list(&args.debug).map_err(CliError::Window)?;
+    let (scene, path) = load_or_default(Some(&args.scene))?;
+    app::run(AppOptions {
+        scene,
+        path,
+        window_size: args.size,
+        mode: Mode::Render(RenderOptions {
+            frames: args.frames,
+            steps_per_frame: args.steps_per_frame,
+            out: args.out.clone(),
+            debug,
+            with_ui: args.ui,
+        }),
+    })
+    .map_err(CliError::Window)?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
