@@ -17,6 +17,7 @@
 
 pub mod camera;
 pub mod draw;
+pub mod files;
 pub mod flags;
 pub mod history;
 pub mod input;
@@ -120,7 +121,17 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     let mut frame = 0u32;
     let started = Instant::now();
     let mut ui_wants = (false, false);
+    if render.is_none() {
+        // Closing the window with unsaved edits asks first (see FilesPanel::quit_requested).
+        mq::prevent_quit();
+    }
     loop {
+        if render.is_none()
+            && (mq::is_quit_requested() || panels.files.quit_confirmed)
+            && panels.files.quit_requested(&state)
+        {
+            return Ok(());
+        }
         let screen = Vec2::new(mq::screen_width(), mq::screen_height());
         // A resized window keeps the world point at its centre where it is.
         state.camera.screen_size_px = screen;
@@ -133,6 +144,7 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             input::camera_input(&mut state, &input, last_mouse_px);
             input::global_keys(&mut state, &input);
             tools::handle_input(&mut state, &input);
+            panels.files.handle_input(&mut state, &input);
             if !input.ui_wants_keyboard && input.key(Key::P) {
                 screenshot_requested = true;
             }

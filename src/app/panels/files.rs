@@ -1,17 +1,330 @@
-//! Scenes: open (file dialog, dropped file, recent files), save, save as, and the
-//! question before unsaved edits would be replaced.
+//! Scenes: open (file dialog, dropped file, example scenes, recent files), save, save
+//! as, and the question before unsaved edits would be replaced. The rules live in
+//! `app/files.rs`; this file is their menu and windows.
 
+use super::super::files::{self, OpenOutcome, Pending, RecentFiles};
+use super::super::input::{FrameInput, Key};
 use super::super::state::AppState;
 use super::UiRequests;
+use egui_file_dialog::FileDialog;
+use std::path::{Path, PathBuf};
 
-/// The file menu's state.
-#[derive(Default)]
-pub struct FilesPanel {}
+/// Which question the file dialog is answering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DialogPurpose {
+    Open,
+    SaveAs,
+}
+
+/// The file menu's state: the dialog, the recent files, the pending question.
+pub struct FilesPanel {
+    dialog: FileDialog,
+    purpose: DialogPurpose,
+    /// Recently opened or saved files.
+    pub recent: RecentFiles,
+    /// An action waiting for "discard unsaved edits?".
+    pub pending: Option<Pending>,
+    /// The user confirmed quitting: the window loop may close.
+    pub quit_confirmed: bool,
+    examples: Vec<PathBuf>,
+}
+
+impl Default for FilesPanel {
+    fn default() -> Self {
+        FilesPanel {
+            dialog: new_dialog(),
+            purpose: DialogPurpose::Open,
+            recent: RecentFiles::load_user(),
+            pending: None,
+            quit_confirmed: false,
+            examples: files::example_scenes(),
+        }
+    }
+}
+
+fn new_dialog() -> FileDialog {
+    FileDialog::new()
+        .title("Scene")
+        .add_file_filter_extensions("Scenes (*.ron)", vec!["ron"])
+        .default_file_filter("Scenes (*.ron)")
+        .add_save_extension("Scene (.ron)", "ron")
+        .default_save_extension("Scene (.ron)")
+        .default_size([720.0, 480.0])
+}
 
 impl FilesPanel {
-    /// The "File" menu in the menu bar.
-    pub fn menu(&mut self, _ui: &mut egui::Ui, _state: &mut AppState, _requests: &mut UiRequests) {}
+    /// Opens `path`, or asks first when that would lose edits.
+    pub fn open(&mut self, state: &mut AppState, path: &Path) {
+        match files::request_open(state, &mut self.recent, path) {
+            OpenOutcome::NeedsConfirmation => self.pending = Some(Pending::Open(path.to_path_buf())),
+            OpenOutcome::Failed(_) if !path.exists() => self.recent.remove(path),
+            OpenOutcome::Failed(_) | OpenOutcome::Opened => {}
+        }
+    }
 
-    /// Dialogs (file picker, confirmation) as windows over everything.
-    pub fn windows(&mut self, _ctx: &egui::Context, _state: &mut AppState) {}
+    /// Opens the dialog to pick a scene.
+    pub fn open_dialog(&mut self, state: &AppState) {
+        self.purpose = DialogPurpose::Open;
+        if let Some(dir) = state.scene_path.as_deref().and_then(Path::parent) {
+            self.dialog.config_mut().initial_directory = dir.to_path_buf();
+        }
+        self.dialog.pick_file();
+    }
+
+    /// Saves to the scene's file, or asks where when it has none.
+    pub fn save(&mut self, state: &mut AppState) {
+        match state.scene_path.clone() {
+            Some(path) => {
+                let _ = files::save_to(state, &mut self.recent, &path);
+            }
+            None => self.save_as_dialog(state),
+        }
+    }
+
+    /// Opens the dialog to save under a new name.
+    pub fn save_as_dialog(&mut self, state: &AppState) {
+        self.purpose = DialogPurpose::SaveAs;
+        let name = state
+            .scene_path
+            .as_deref()
+            .and_then(Path::file_name)
+            .map_or_else(|| "scene.ron".to_string(), |n| n.to_string_lossy().into_owned());
+        self.dialog.config_mut().default_file_name = name;
+        if let Some(dir) = state.scene_path.as_deref().and_then(Path::parent) {
+            self.dialog.config_mut().initial_directory = dir.to_path_buf();
+        }
+        self.dialog.save_file();
+    }
+
+    /// Ctrl+O, Ctrl+S, Ctrl+Shift+S, and files dropped onto the window.
+    pub fn handle_input(&mut self, state: &mut AppState, input: &FrameInput) {
+        if let Some(path) = input.dropped_files.first() {
+            if path.extension().is_some_and(|x| x == "ron") {
+                self.open(state, path);
+            } else {
+                state.set_error(format!("not opened: {} is not a scene (.ron) file", path.display()));
+            }
+        }
+        if input.ui_wants_keyboard || !input.ctrl {
+            return;
+        }
+        if input.key(Key::O) {
+            self.open_dialog(state);
+        }
+        if input.key(Key::S) {
+            if input.shift {
+                self.save_as_dialog(state);
+            } else {
+                self.save(state);
+            }
+        }
+    }
+
+    /// The window asked to close: close at once, or ask about unsaved edits first.
+    /// Returns true when the window may close now.
+    pub fn quit_requested(&mut self, state: &AppState) -> bool {
+        if state.dirty && !self.quit_confirmed {
+            self.pending = Some(Pending::Quit);
+            false
+        } else {
+            true
+        }
+    }
+
+    /// The "File" menu in the menu bar.
+    pub fn menu(&mut self, ui: &mut egui::Ui, state: &mut AppState, _requests: &mut UiRequests) {
+        ui.menu_button("File", |ui| {
+            if ui.add(egui::Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
+                self.open_dialog(state);
+                ui.close_menu();
+            }
+            ui.menu_button("Open example", |ui| {
+                if self.examples.is_empty() {
+                    ui.label("(no scenes/ folder found)");
+                }
+                let mut chosen = None;
+                let mut in_lessons = false;
+                for path in &self.examples {
+                    let is_lesson = path.parent().and_then(Path::file_name).is_some_and(|n| n == "lessons");
+                    if is_lesson && !in_lessons {
+                        ui.separator();
+                        ui.label("Lessons");
+                        in_lessons = true;
+                    }
+                    let name = path
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    if ui.button(name).on_hover_text(path.display().to_string()).clicked() {
+                        chosen = Some(path.clone());
+                    }
+                }
+                if let Some(path) = chosen {
+                    self.open(state, &path);
+                    ui.close_menu();
+                }
+            });
+            ui.menu_button("Open recent", |ui| {
+                if self.recent.paths.is_empty() {
+                    ui.label("(none yet)");
+                }
+                let mut chosen = None;
+                for path in &self.recent.paths {
+                    let name = path
+                        .file_name()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    if ui.button(name).on_hover_text(path.display().to_string()).clicked() {
+                        chosen = Some(path.clone());
+                    }
+                }
+                if let Some(path) = chosen {
+                    self.open(state, &path);
+                    ui.close_menu();
+                }
+            });
+            ui.separator();
+            if ui.add(egui::Button::new("Save").shortcut_text("Ctrl+S")).clicked() {
+                self.save(state);
+                ui.close_menu();
+            }
+            if ui
+                .add(egui::Button::new("Save as…").shortcut_text("Ctrl+Shift+S"))
+                .clicked()
+            {
+                self.save_as_dialog(state);
+                ui.close_menu();
+            }
+        });
+    }
+
+    /// The file dialog and the confirmation, as windows over everything.
+    pub fn windows(&mut self, ctx: &egui::Context, state: &mut AppState) {
+        self.dialog.update(ctx);
+        if let Some(path) = self.dialog.take_picked() {
+            match self.purpose {
+                DialogPurpose::Open => self.open(state, &path),
+                DialogPurpose::SaveAs => {
+                    let path = if path.extension().is_none() {
+                        path.with_extension("ron")
+                    } else {
+                        path
+                    };
+                    let _ = files::save_to(state, &mut self.recent, &path);
+                }
+            }
+        }
+        let Some(pending) = self.pending.clone() else {
+            return;
+        };
+        let question = match &pending {
+            Pending::Open(path) => format!(
+                "The scene has unsaved edits. Open {} and discard them?",
+                path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
+            ),
+            Pending::Quit => "The scene has unsaved edits. Quit and discard them?".to_string(),
+        };
+        egui::Window::new("Unsaved edits")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                ui.label(question);
+                ui.horizontal(|ui| {
+                    if ui.button("Save first").clicked() {
+                        self.save(state);
+                        if !state.dirty {
+                            self.resolve(state, &pending);
+                        }
+                        self.pending = None;
+                    }
+                    if ui.button("Discard edits").clicked() {
+                        self.resolve(state, &pending);
+                        self.pending = None;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        self.pending = None;
+                    }
+                });
+            });
+    }
+
+    fn resolve(&mut self, state: &mut AppState, pending: &Pending) {
+        match pending {
+            Pending::Open(path) => {
+                files::open_now(state, &mut self.recent, path);
+            }
+            Pending::Quit => self.quit_confirmed = true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vec2;
+
+    fn panel() -> FilesPanel {
+        FilesPanel {
+            recent: RecentFiles::default(),
+            ..FilesPanel::default()
+        }
+    }
+
+    fn state() -> AppState {
+        let scene = crate::scene::parse(include_str!("../../../scenes/minimal.ron"), "minimal.ron").unwrap();
+        AppState::new(&scene, None, Vec2::new(800.0, 600.0))
+    }
+
+    fn dropped(path: &Path) -> FrameInput {
+        FrameInput {
+            dropped_files: vec![path.to_path_buf()],
+            ..FrameInput::default()
+        }
+    }
+
+    #[test]
+    fn a_dropped_scene_opens() {
+        let pool = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/pool.ron");
+        let (mut p, mut s) = (panel(), state());
+        p.handle_input(&mut s, &dropped(&pool));
+        assert_eq!(s.scene_path.as_deref(), Some(pool.as_path()));
+        assert_eq!(p.recent.paths.len(), 1);
+    }
+
+    #[test]
+    fn a_dropped_scene_over_edits_asks_first() {
+        let pool = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/pool.ron");
+        let (mut p, mut s) = (panel(), state());
+        s.dirty = true;
+        p.handle_input(&mut s, &dropped(&pool));
+        assert_eq!(p.pending, Some(Pending::Open(pool.clone())));
+        assert_eq!(s.scene_path, None, "not replaced yet");
+        let pending = p.pending.take().unwrap();
+        p.resolve(&mut s, &pending);
+        assert_eq!(s.scene_path.as_deref(), Some(pool.as_path()));
+    }
+
+    #[test]
+    fn a_dropped_file_that_is_not_a_scene_is_refused() {
+        let (mut p, mut s) = (panel(), state());
+        let before = s.world.state_hash();
+        p.handle_input(&mut s, &dropped(Path::new("/tmp/picture.png")));
+        assert!(s
+            .status
+            .as_ref()
+            .is_some_and(|st| st.is_error && st.text.contains("picture.png")));
+        assert_eq!(s.world.state_hash(), before);
+    }
+
+    #[test]
+    fn quitting_with_edits_asks_and_then_closes() {
+        let (mut p, mut s) = (panel(), state());
+        assert!(p.quit_requested(&s), "nothing to lose");
+        s.dirty = true;
+        assert!(!p.quit_requested(&s));
+        assert_eq!(p.pending, Some(Pending::Quit));
+        p.resolve(&mut s, &Pending::Quit);
+        assert!(p.quit_requested(&s));
+    }
 }
