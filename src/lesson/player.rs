@@ -180,6 +180,9 @@ impl Player {
     }
 
     /// One step forward; false at the end.
+    // Named after the player's button, like `first`, `prev` and `last`; the player is a
+    // cursor, not an iterator (it yields nothing and can go back).
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> bool {
         self.seek(self.cursor + 1)
     }
