@@ -37,6 +37,7 @@
 #[allow(clippy::module_inception)]
 mod lesson;
 mod narration;
+mod narration_gjk;
 mod player;
 mod pseudocode;
 mod state;
