@@ -124,6 +124,7 @@ impl World {
             gravity: self.settings.gravity.into(),
             settings: self.settings.to_scene_settings(&self.scene_settings),
             bodies: self.bodies.iter().map(|(_, b)| b.to_def()).collect(),
+            lesson: None,
         }
     }
 

@@ -106,15 +106,17 @@ pub(crate) fn collide_compound(
     let mut hits: Vec<(usize, usize, PairPenetration)> = Vec::new();
     for (i, box_a) in boxes_a.iter().enumerate() {
         for (j, box_b) in boxes_b.iter().enumerate() {
-            work.bv_tests += 1;
-            let overlap = box_a.overlaps(box_b);
-            record(trace, || TraceStep::BoundsTest {
-                piece_a: i,
-                piece_b: j,
-                overlap,
-            });
-            if !overlap {
-                continue;
+            if config.cull_by_bounds {
+                work.bv_tests += 1;
+                let overlap = box_a.overlaps(box_b);
+                record(trace, || TraceStep::BoundsTest {
+                    piece_a: i,
+                    piece_b: j,
+                    overlap,
+                });
+                if !overlap {
+                    continue;
+                }
             }
             work.piece_pairs_tested += 1;
             work.primitive_tests += 1;

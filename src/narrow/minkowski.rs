@@ -30,6 +30,7 @@
 //! and consecutive edges that turn by less than a few ulps are merged afterwards, so
 //! collinear edges never leave a vertex in the middle of a side.
 
+use super::trace::SupportPoint;
 use crate::geometry::ConvexView;
 use crate::math::{cross, Pose, Vec2};
 
@@ -38,41 +39,76 @@ use crate::math::{cross, Pose, Vec2};
 /// One vertex when both cores are points, two when the difference is a segment, empty
 /// when a view has no vertex. Expects convex CCW views (as every `ConvexView` is).
 pub fn minkowski_difference_hull(a: ConvexView, pose_a: &Pose, b: ConvexView, pose_b: &Pose) -> Vec<Vec2> {
+    minkowski_difference_hull_sourced(a, pose_a, b, pose_b)
+        .into_iter()
+        .map(|w| w.point)
+        .collect()
+}
+
+/// The same hull as [`minkowski_difference_hull`] (the same points, bit for bit), each
+/// vertex with the pair it came from: vertex `index_a` of A (world point `a`) minus vertex
+/// `index_b` of B (world point `b`), indices into the views' vertices. Lessons use it to
+/// highlight the pair (a_i, b_j) behind a vertex of A − B.
+///
+/// The merge walks both boundaries at once, so after taking k edges of A and l edges of
+/// −B the current vertex is A's vertex k steps past its lowest plus −B's vertex l steps
+/// past its lowest: the sources are known without any search. (`point` is accumulated
+/// edge by edge, so it can differ from `a − b` by rounding.)
+pub fn minkowski_difference_hull_sourced(
+    a: ConvexView,
+    pose_a: &Pose,
+    b: ConvexView,
+    pose_b: &Pose,
+) -> Vec<SupportPoint> {
     if a.vertices.is_empty() || b.vertices.is_empty() {
         return Vec::new();
     }
     let world_a: Vec<Vec2> = a.vertices.iter().map(|v| pose_a.apply_point(*v)).collect();
-    let neg_b: Vec<Vec2> = b.vertices.iter().map(|v| -pose_b.apply_point(*v)).collect();
-    let (start_a, edges_a) = edges_from_lowest(&world_a);
-    let (start_b, edges_b) = edges_from_lowest(&neg_b);
+    let world_b: Vec<Vec2> = b.vertices.iter().map(|v| pose_b.apply_point(*v)).collect();
+    let neg_b: Vec<Vec2> = world_b.iter().map(|v| -*v).collect();
+    let (lowest_a, edges_a) = edges_from_lowest(&world_a);
+    let (lowest_b, edges_b) = edges_from_lowest(&neg_b);
+    let sourced = |point: Vec2, ia: usize, ib: usize| SupportPoint {
+        point,
+        a: world_a[ia],
+        b: world_b[ib],
+        index_a: ia,
+        index_b: ib,
+    };
 
     let mut hull = Vec::with_capacity(edges_a.len() + edges_b.len() + 1);
-    let mut p = start_a + start_b;
+    let mut p = world_a[lowest_a] + neg_b[lowest_b];
+    let (mut ia, mut ib) = (lowest_a, lowest_b);
     let (mut i, mut j) = (0, 0);
     while i < edges_a.len() || j < edges_b.len() {
-        hull.push(p);
+        hull.push(sourced(p, ia, ib));
         let step = match (edges_a.get(i), edges_b.get(j)) {
-            (Some(&ea), Some(&eb)) => match angle_order(ea, eb) {
+            (Some(&(ea, end_a)), Some(&(eb, end_b))) => match angle_order(ea, eb) {
                 std::cmp::Ordering::Less => {
                     i += 1;
+                    ia = end_a;
                     ea
                 }
                 std::cmp::Ordering::Greater => {
                     j += 1;
+                    ib = end_b;
                     eb
                 }
                 std::cmp::Ordering::Equal => {
                     i += 1;
                     j += 1;
+                    (ia, ib) = (end_a, end_b);
                     ea + eb
                 }
             },
-            (Some(&ea), None) => {
+            (Some(&(ea, end_a)), None) => {
                 i += 1;
+                ia = end_a;
                 ea
             }
-            (None, Some(&eb)) => {
+            (None, Some(&(eb, end_b))) => {
                 j += 1;
+                ib = end_b;
                 eb
             }
             (None, None) => break,
@@ -80,15 +116,16 @@ pub fn minkowski_difference_hull(a: ConvexView, pose_a: &Pose, b: ConvexView, po
         p += step;
     }
     if hull.is_empty() {
-        hull.push(p);
+        hull.push(sourced(p, ia, ib));
     }
     remove_collinear(&mut hull);
     hull
 }
 
-/// The lowest vertex (min y, then min x) and the edge vectors going CCW from it, without
-/// zero-length edges. A single vertex has no edges.
-fn edges_from_lowest(vertices: &[Vec2]) -> (Vec2, Vec<Vec2>) {
+/// The index of the lowest vertex (min y, then min x) and the edge vectors going CCW from
+/// it, each with the index of the vertex it ends at, without zero-length edges. A single
+/// vertex has no edges.
+fn edges_from_lowest(vertices: &[Vec2]) -> (usize, Vec<(Vec2, usize)>) {
     let n = vertices.len();
     let mut lowest = 0;
     for (i, v) in vertices.iter().enumerate() {
@@ -101,14 +138,14 @@ fn edges_from_lowest(vertices: &[Vec2]) -> (Vec2, Vec<Vec2>) {
     if n > 1 {
         for k in 0..n {
             let p = vertices[(lowest + k) % n];
-            let q = vertices[(lowest + k + 1) % n];
-            let e = q - p;
+            let end = (lowest + k + 1) % n;
+            let e = vertices[end] - p;
             if e != Vec2::ZERO {
-                edges.push(e);
+                edges.push((e, end));
             }
         }
     }
-    (vertices[lowest], edges)
+    (lowest, edges)
 }
 
 /// 0 for directions with angle in [0, π) (y > 0, or y = 0 and x > 0), 1 for [π, 2π).
@@ -141,16 +178,16 @@ fn angle_order(u: Vec2, v: Vec2) -> std::cmp::Ordering {
 /// Removes vertices where the boundary goes straight on (turn below a few ulps relative
 /// to the edge lengths; rotated inputs rarely give an exact zero). A U-turn (a segment's
 /// end) is kept.
-fn remove_collinear(hull: &mut Vec<Vec2>) {
+fn remove_collinear(hull: &mut Vec<SupportPoint>) {
     const STRAIGHT: f32 = 4.0 * f32::EPSILON;
     let mut changed = true;
     while changed && hull.len() > 2 {
         changed = false;
         let n = hull.len();
         for i in 0..n {
-            let prev = hull[(i + n - 1) % n];
-            let cur = hull[i];
-            let next = hull[(i + 1) % n];
+            let prev = hull[(i + n - 1) % n].point;
+            let cur = hull[i].point;
+            let next = hull[(i + 1) % n].point;
             let (e0, e1) = (cur - prev, next - cur);
             let straight = cross(e0, e1).abs() <= STRAIGHT * e0.length() * e1.length() && e0.dot(e1) > 0.0;
             if straight || e0 == Vec2::ZERO {
@@ -227,5 +264,28 @@ mod tests {
                 Vec2::new(-1.0, 1.0)
             ]
         );
+    }
+
+    #[test]
+    fn every_hull_vertex_knows_its_pair() {
+        //  A = triangle, B = square turned 0.3 rad and shifted: each vertex of A − B is
+        //  a vertex of A minus a vertex of B, and the sourced points are the plain hull.
+        let tri = [Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.5), Vec2::new(0.5, 1.5)];
+        let sq = [
+            Vec2::new(-0.5, -0.5),
+            Vec2::new(0.5, -0.5),
+            Vec2::new(0.5, 0.5),
+            Vec2::new(-0.5, 0.5),
+        ];
+        let pose_b = Pose::new(Vec2::new(1.0, 0.2), 0.3);
+        let plain = minkowski_difference_hull(view(&tri), &Pose::IDENTITY, view(&sq), &pose_b);
+        let sourced = minkowski_difference_hull_sourced(view(&tri), &Pose::IDENTITY, view(&sq), &pose_b);
+        assert_eq!(plain, sourced.iter().map(|w| w.point).collect::<Vec<_>>());
+        assert_eq!(sourced.len(), 7);
+        for w in &sourced {
+            assert_eq!(w.a, tri[w.index_a]);
+            assert_eq!(w.b, pose_b.apply_point(sq[w.index_b]));
+            assert!((w.point - (w.a - w.b)).length() < 1e-5, "{w:?}");
+        }
     }
 }

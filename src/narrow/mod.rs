@@ -40,7 +40,7 @@ pub mod trace;
 pub use contact::{Contact, ContactId, ContactPoint, ContactPoints, Work};
 pub use epa::{epa, EpaOutput};
 pub use gjk::{gjk, GjkInput, GjkOutput, Simplex};
-pub use minkowski::minkowski_difference_hull;
+pub use minkowski::{minkowski_difference_hull, minkowski_difference_hull_sourced};
 pub use trace::Trace;
 
 use crate::geometry::Shape;
@@ -126,6 +126,11 @@ pub struct NarrowConfig {
     /// GJK's first search direction (world frame); `None` uses the centre-to-centre
     /// direction.
     pub gjk_initial_direction: Option<Vec2>,
+    /// Decomposed algorithms skip piece pairs whose bounding boxes do not overlap (true,
+    /// the default: it changes no answer, only the work). Lessons turn it off so that
+    /// GJK's distance and SAT's separating axis are shown for shapes whose boxes are
+    /// apart too.
+    pub cull_by_bounds: bool,
 }
 
 impl Default for NarrowConfig {
@@ -138,6 +143,7 @@ impl Default for NarrowConfig {
             epa_max_iterations: 64,
             epa_epsilon: 1e-6,
             gjk_initial_direction: None,
+            cull_by_bounds: true,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::def::{BodyDef, SceneDef, SettingsDef, ShapeDef, RATE_RANGE_HZ, SUBSTEPS_RANGE, VELOCITY_ITERATIONS_RANGE};
 use super::error::SceneProblem;
+use super::lesson_def::{KnobsDef, LessonDef, ITERATION_CAP_RANGE};
 use super::locate::Step;
 use crate::geometry::{Circle, Polygon, PolygonError, Segment, Shape, ShapeError};
 use crate::math::{Point, Vec2};
@@ -32,7 +33,8 @@ pub(crate) fn build_shapes(def: &SceneDef) -> Result<Vec<Shape>, BuildError> {
         path: vec![Step::Field("settings"), Step::Field(field)],
         problem,
     })?;
-    def.bodies
+    let shapes = def
+        .bodies
         .iter()
         .enumerate()
         .map(|(index, body)| {
@@ -46,7 +48,138 @@ pub(crate) fn build_shapes(def: &SceneDef) -> Result<Vec<Shape>, BuildError> {
                 }
             })
         })
-        .collect()
+        .collect::<Result<Vec<Shape>, BuildError>>()?;
+    if let Some(lesson) = &def.lesson {
+        check_lesson(lesson, def).map_err(|(sub_path, problem)| {
+            let mut path = vec![Step::Field("lesson")];
+            path.extend(sub_path);
+            BuildError {
+                body: None,
+                path,
+                problem,
+            }
+        })?;
+    }
+    Ok(shapes)
+}
+
+/// Checks a lesson block against the scene's bodies; the error's path is relative to
+/// the block.
+fn check_lesson(lesson: &LessonDef, def: &SceneDef) -> BodyResult<()> {
+    let count = def.bodies.len();
+    let field = |f: &'static str| move |problem| (vec![Step::Field(f)], problem);
+    check_count("number", lesson.number, "at least 1", |n| n >= 1).map_err(field("number"))?;
+    if lesson.title.trim().is_empty() {
+        return Err((vec![Step::Field("title")], not_empty("title")));
+    }
+    for (k, index) in [lesson.pair.0, lesson.pair.1].into_iter().enumerate() {
+        if index >= count {
+            return Err((
+                vec![Step::Field("pair"), Step::Index(k)],
+                SceneProblem::NoSuchBody { index, count },
+            ));
+        }
+    }
+    if lesson.pair.0 == lesson.pair.1 {
+        return Err((
+            vec![Step::Field("pair")],
+            SceneProblem::InvalidLesson {
+                message: format!("pair must name two different bodies, got ({0}, {0})", lesson.pair.0),
+            },
+        ));
+    }
+    for (p, preset) in lesson.presets.iter().enumerate() {
+        let at_preset = |sub: Vec<Step<'static>>| {
+            let mut path = vec![Step::Field("presets"), Step::Index(p)];
+            path.extend(sub);
+            path
+        };
+        if preset.name.trim().is_empty() {
+            return Err((at_preset(vec![Step::Field("name")]), not_empty("preset name")));
+        }
+        for (o, over) in preset.bodies.iter().enumerate() {
+            let at = |f: &'static str| at_preset(vec![Step::Field("bodies"), Step::Index(o), Step::Field(f)]);
+            if over.body >= count {
+                return Err((
+                    at("body"),
+                    SceneProblem::NoSuchBody {
+                        index: over.body,
+                        count,
+                    },
+                ));
+            }
+            if let Some(position) = over.position {
+                check_finite_point("position", position).map_err(|p| (at("position"), p))?;
+            }
+            if let Some(angle) = over.angle {
+                check_finite("angle", angle).map_err(|p| (at("angle"), p))?;
+            }
+            if let Some(points) = &over.points {
+                if !matches!(def.bodies[over.body].shape, ShapeDef::Polygon { .. }) {
+                    return Err((
+                        at("points"),
+                        SceneProblem::InvalidLesson {
+                            message: format!(
+                                "preset {:?} gives points to body {}, which is not a polygon",
+                                preset.name, over.body
+                            ),
+                        },
+                    ));
+                }
+                build_shape(&ShapeDef::Polygon { points: points.clone() }).map_err(|(sub, problem)| {
+                    let mut path = at("points");
+                    path.extend(sub.into_iter().skip(1));
+                    (path, problem)
+                })?;
+            }
+        }
+    }
+    check_knobs(&lesson.knobs).map_err(|(f, problem)| (vec![Step::Field("knobs"), Step::Field(f)], problem))
+}
+
+/// Checks the narrow-phase knobs; the error names the knob.
+fn check_knobs(knobs: &KnobsDef) -> Result<(), (&'static str, SceneProblem)> {
+    if let Some(t) = knobs.touch_tolerance {
+        check_rule("touch_tolerance", t, "finite and at least 0", |t| {
+            t.is_finite() && t >= 0.0
+        })
+        .map_err(|p| ("touch_tolerance", p))?;
+    }
+    for (name, value) in [("gjk_epsilon", knobs.gjk_epsilon), ("epa_epsilon", knobs.epa_epsilon)] {
+        if let Some(e) = value {
+            check_rule(name, e, "positive and finite", |e| e.is_finite() && e > 0.0).map_err(|p| (name, p))?;
+        }
+    }
+    for (name, value) in [
+        ("gjk_max_iterations", knobs.gjk_max_iterations),
+        ("epa_max_iterations", knobs.epa_max_iterations),
+    ] {
+        if let Some(n) = value {
+            check_count(name, n, "in 1..=1000", |n| ITERATION_CAP_RANGE.contains(&n)).map_err(|p| (name, p))?;
+        }
+    }
+    if let Some(d) = knobs.gjk_initial_direction {
+        let finite = d.0.is_finite() && d.1.is_finite();
+        if !finite || (d.0 == 0.0 && d.1 == 0.0) {
+            return Err((
+                "gjk_initial_direction",
+                SceneProblem::InvalidValue {
+                    field: "gjk_initial_direction",
+                    value: format!("({:?}, {:?})", d.0, d.1),
+                    rule: "finite and not zero",
+                },
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn not_empty(field: &'static str) -> SceneProblem {
+    SceneProblem::InvalidValue {
+        field,
+        value: "\"\"".to_string(),
+        rule: "not empty",
+    }
 }
 
 /// Checks the numbers of the scene's settings; the error names the field.

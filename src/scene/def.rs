@@ -10,6 +10,7 @@
 //! - unknown fields are errors (`deny_unknown_fields`), so a typo never passes silently;
 //! - `version` changes only when an old reader would misread a new file.
 
+use super::lesson_def::LessonDef;
 use crate::broad::BroadPhaseKind;
 use crate::math::Point;
 use crate::narrow::Algorithm;
@@ -44,6 +45,10 @@ pub struct SceneDef {
     /// command line and in error messages. Default: none.
     #[serde(default)]
     pub bodies: Vec<BodyDef>,
+    /// Makes the scene a lesson (see [`super::lesson_def`]). Default: none, an ordinary
+    /// scene. Written `lesson: (…)` or `lesson: Some((…))`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lesson: Option<LessonDef>,
 }
 
 impl Default for SceneDef {
@@ -53,6 +58,7 @@ impl Default for SceneDef {
             gravity: DEFAULT_GRAVITY,
             settings: SettingsDef::default(),
             bodies: Vec::new(),
+            lesson: None,
         }
     }
 }

@@ -116,6 +116,19 @@ pub enum SceneProblem {
     },
     /// The shape cannot be built (bad radius, self-intersecting polygon, …).
     Shape(ShapeError),
+    /// A lesson block names a body the scene does not have.
+    NoSuchBody {
+        /// The index written.
+        index: usize,
+        /// How many bodies the scene has.
+        count: usize,
+    },
+    /// A lesson block asks for something its bodies cannot do (vertices for a circle,
+    /// the same body twice).
+    InvalidLesson {
+        /// What is wrong, in the format's words.
+        message: String,
+    },
 }
 
 impl fmt::Display for SceneError {
@@ -166,6 +179,11 @@ impl fmt::Display for SceneProblem {
             }
             SceneProblem::InvalidValue { field, value, rule } => write!(f, "{field} must be {rule}, got {value}"),
             SceneProblem::Shape(e) => write!(f, "{e}"),
+            SceneProblem::NoSuchBody { index, count } => {
+                write!(f, "lesson: there is no body {index} (the scene has {count}")?;
+                write!(f, " bod{})", if *count == 1 { "y" } else { "ies" })
+            }
+            SceneProblem::InvalidLesson { message } => write!(f, "lesson: {message}"),
         }
     }
 }

@@ -64,12 +64,20 @@ impl Node {
 
     /// The deepest node along `path` that exists: the value itself when the whole path is
     /// found, otherwise its closest written ancestor (a defaulted field has no text).
+    /// An explicit `Some(…)` around a value (`lesson: Some((…))`) is looked through: a
+    /// field not found in a node whose only child is unnamed is looked for in that child.
     pub fn deepest<'n>(&'n self, path: &[Step<'_>]) -> &'n Node {
         let mut node = self;
         for step in path {
             match node.child(*step) {
                 Some(next) => node = next,
-                None => break,
+                None => match (step, node.children.as_slice()) {
+                    (Step::Field(_), [(Key::Index(0), inner)]) => match inner.child(*step) {
+                        Some(next) => node = next,
+                        None => break,
+                    },
+                    _ => break,
+                },
             }
         }
         node

@@ -30,12 +30,14 @@
 mod build;
 pub mod def;
 mod error;
+pub mod lesson_def;
 mod load;
 mod locate;
 mod save;
 
 pub use def::{BodyDef, BodyKind, ContinuousDef, ResolutionDef, SceneDef, SettingsDef, ShapeDef, FORMAT_VERSION};
 pub use error::{BodyRef, SceneError, SceneProblem, TextPosition};
+pub use lesson_def::{BodyOverrideDef, KnobsDef, LessonDef, PresetDef};
 pub use load::{load, parse};
 pub use save::{save, to_ron_string, write_atomically};
 

@@ -1,0 +1,349 @@
+//! The lesson player: a cursor over a recorded trace.
+//!
+//! The player owns the [`Trace`] and only moves an index through it, so stepping back
+//! shows exactly what stepping forward showed and nothing is ever recomputed. Playing
+//! advances by the elapsed time the caller passes in; the player never reads a clock.
+//!
+//! Steps group into *iterations*, the unit of "next iteration": a SAT axis together with
+//! seed 000's edge test on it, one GJK loop, one EPA loop, a bounding-box test together
+//! with the piece pair it lets through, and every other step on its own.
+
+use super::narration::{narrate, Card};
+use super::state::{state_at, StepState};
+use crate::narrow::trace::{Trace, TraceStep};
+
+/// The kind of a trace step, without its data (what [`Player::retrace`] matches on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StepKind {
+    /// [`TraceStep::Begin`]
+    Begin,
+    /// [`TraceStep::BoundsTest`]
+    BoundsTest,
+    /// [`TraceStep::PiecePair`]
+    PiecePair,
+    /// [`TraceStep::SatAxis`]
+    SatAxis,
+    /// [`TraceStep::EdgeTest`]
+    EdgeTest,
+    /// [`TraceStep::Voronoi`]
+    Voronoi,
+    /// [`TraceStep::Gjk`]
+    Gjk,
+    /// [`TraceStep::GjkEnd`]
+    GjkEnd,
+    /// [`TraceStep::EpaStart`]
+    EpaStart,
+    /// [`TraceStep::Epa`]
+    Epa,
+    /// [`TraceStep::EpaEnd`]
+    EpaEnd,
+    /// [`TraceStep::Combine`]
+    Combine,
+    /// [`TraceStep::Clip`]
+    Clip,
+    /// [`TraceStep::Result`]
+    Result,
+}
+
+impl StepKind {
+    /// The kind of `step`.
+    pub fn of(step: &TraceStep) -> StepKind {
+        match step {
+            TraceStep::Begin { .. } => StepKind::Begin,
+            TraceStep::BoundsTest { .. } => StepKind::BoundsTest,
+            TraceStep::PiecePair { .. } => StepKind::PiecePair,
+            TraceStep::SatAxis(_) => StepKind::SatAxis,
+            TraceStep::EdgeTest(_) => StepKind::EdgeTest,
+            TraceStep::Voronoi(_) => StepKind::Voronoi,
+            TraceStep::Gjk(_) => StepKind::Gjk,
+            TraceStep::GjkEnd(_) => StepKind::GjkEnd,
+            TraceStep::EpaStart(_) => StepKind::EpaStart,
+            TraceStep::Epa(_) => StepKind::Epa,
+            TraceStep::EpaEnd(_) => StepKind::EpaEnd,
+            TraceStep::Combine(_) => StepKind::Combine,
+            TraceStep::Clip(_) => StepKind::Clip,
+            TraceStep::Result { .. } => StepKind::Result,
+        }
+    }
+
+    /// False for the steps that finish the iteration before them (an edge test finishes
+    /// its axis, a piece pair finishes its bounding-box test).
+    fn starts_iteration(self) -> bool {
+        !matches!(self, StepKind::EdgeTest | StepKind::PiecePair)
+    }
+}
+
+/// What "play" advances by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Granularity {
+    /// One micro-step (one trace step) per tick.
+    #[default]
+    Step,
+    /// One whole iteration per tick.
+    Iteration,
+}
+
+/// A cursor over a recorded trace, with play at a speed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    trace: Trace,
+    /// Index of the step shown (steps `0..=cursor` have happened).
+    cursor: usize,
+    /// First step of every iteration, increasing, starting with 0.
+    iteration_starts: Vec<usize>,
+    playing: bool,
+    /// Ticks per second while playing.
+    speed: f32,
+    granularity: Granularity,
+    /// Seconds played but not yet turned into a tick.
+    pending: f32,
+}
+
+/// Default playing speed: two ticks a second, slow enough to read the numbers change.
+pub const DEFAULT_SPEED: f32 = 2.0;
+
+impl Player {
+    /// A player at the first step of `trace`, paused.
+    pub fn new(trace: Trace) -> Player {
+        let iteration_starts = iteration_starts(&trace);
+        Player {
+            trace,
+            cursor: 0,
+            iteration_starts,
+            playing: false,
+            speed: DEFAULT_SPEED,
+            granularity: Granularity::Step,
+            pending: 0.0,
+        }
+    }
+
+    /// The recorded trace.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// Number of steps.
+    pub fn len(&self) -> usize {
+        self.trace.steps.len()
+    }
+
+    /// True for an empty trace (nothing to show).
+    pub fn is_empty(&self) -> bool {
+        self.trace.steps.is_empty()
+    }
+
+    /// Index of the step shown.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// The step shown.
+    pub fn step(&self) -> Option<&TraceStep> {
+        self.trace.steps.get(self.cursor)
+    }
+
+    /// The views' data at the step shown.
+    pub fn state(&self) -> StepState {
+        state_at(&self.trace, self.cursor)
+    }
+
+    /// The views' data at step `index` (clamped).
+    pub fn state_at(&self, index: usize) -> StepState {
+        state_at(&self.trace, index)
+    }
+
+    /// The narration card of the step shown.
+    pub fn card(&self) -> Card {
+        narrate(&self.trace, self.cursor)
+    }
+
+    fn last_index(&self) -> usize {
+        self.len().saturating_sub(1)
+    }
+
+    /// Shows step `index` (clamped to the last step). Returns whether the cursor moved.
+    pub fn seek(&mut self, index: usize) -> bool {
+        let target = index.min(self.last_index());
+        let moved = target != self.cursor;
+        self.cursor = target;
+        moved
+    }
+
+    /// Back to the first step.
+    pub fn first(&mut self) -> bool {
+        self.seek(0)
+    }
+
+    /// To the last step (the answer).
+    pub fn last(&mut self) -> bool {
+        self.seek(self.last_index())
+    }
+
+    /// One step forward; false at the end.
+    // Named after the player's button, like `first`, `prev` and `last`; the player is a
+    // cursor, not an iterator (it yields nothing and can go back).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> bool {
+        self.seek(self.cursor + 1)
+    }
+
+    /// One step back; false at the start.
+    pub fn prev(&mut self) -> bool {
+        self.seek(self.cursor.saturating_sub(1))
+    }
+
+    /// Number of iterations (groups of steps).
+    pub fn iteration_count(&self) -> usize {
+        self.iteration_starts.len()
+    }
+
+    /// The iteration step `index` belongs to.
+    pub fn iteration_of(&self, index: usize) -> usize {
+        self.iteration_starts.partition_point(|&s| s <= index).saturating_sub(1)
+    }
+
+    /// The steps of iteration `iteration` (empty past the last).
+    pub fn iteration_steps(&self, iteration: usize) -> std::ops::Range<usize> {
+        let Some(&start) = self.iteration_starts.get(iteration) else {
+            return 0..0;
+        };
+        let end = self.iteration_starts.get(iteration + 1).copied().unwrap_or(self.len());
+        start..end
+    }
+
+    /// To the last step of the next iteration (the whole iteration has happened); from
+    /// the middle of an iteration, to its end first. False at the end.
+    pub fn next_iteration(&mut self) -> bool {
+        let current = self.iteration_of(self.cursor);
+        let end_of_current = self.iteration_steps(current).end.saturating_sub(1);
+        if self.cursor < end_of_current {
+            return self.seek(end_of_current);
+        }
+        let next = self.iteration_steps(current + 1);
+        if next.is_empty() {
+            return false;
+        }
+        self.seek(next.end - 1)
+    }
+
+    /// To the last step of the previous iteration. False at the start.
+    pub fn prev_iteration(&mut self) -> bool {
+        let current = self.iteration_of(self.cursor);
+        if current == 0 {
+            return self.first();
+        }
+        self.seek(self.iteration_steps(current - 1).end - 1)
+    }
+
+    /// Starts playing (from the first step when at the end).
+    pub fn play(&mut self) {
+        if self.cursor >= self.last_index() {
+            self.cursor = 0;
+        }
+        self.playing = true;
+        self.pending = 0.0;
+    }
+
+    /// Stops playing; the cursor stays.
+    pub fn pause(&mut self) {
+        self.playing = false;
+        self.pending = 0.0;
+    }
+
+    /// Whether it is playing.
+    pub fn is_playing(&self) -> bool {
+        self.playing
+    }
+
+    /// Ticks per second while playing (clamped to 0.1 ..= 60; non-finite is ignored).
+    pub fn set_speed(&mut self, ticks_per_second: f32) {
+        if ticks_per_second.is_finite() {
+            self.speed = ticks_per_second.clamp(0.1, 60.0);
+        }
+    }
+
+    /// Ticks per second.
+    pub fn speed(&self) -> f32 {
+        self.speed
+    }
+
+    /// Whether a tick is a step or an iteration.
+    pub fn set_granularity(&mut self, granularity: Granularity) {
+        self.granularity = granularity;
+    }
+
+    /// What a tick is.
+    pub fn granularity(&self) -> Granularity {
+        self.granularity
+    }
+
+    /// Plays `elapsed_seconds` (the caller's frame time; negative or non-finite counts as
+    /// 0). Returns the number of ticks taken; playing stops at the last step.
+    pub fn advance(&mut self, elapsed_seconds: f32) -> usize {
+        if !self.playing {
+            return 0;
+        }
+        if elapsed_seconds.is_finite() && elapsed_seconds > 0.0 {
+            self.pending += elapsed_seconds * self.speed;
+        }
+        let mut ticks = 0;
+        while self.pending >= 1.0 {
+            self.pending -= 1.0;
+            let moved = match self.granularity {
+                Granularity::Step => self.next(),
+                Granularity::Iteration => self.next_iteration(),
+            };
+            if !moved {
+                break;
+            }
+            ticks += 1;
+        }
+        if self.cursor >= self.last_index() {
+            self.pause();
+        }
+        ticks
+    }
+
+    /// Replaces the trace (after an edit recomputed it) and keeps the place where it
+    /// can: the step of the same kind with the same ordinal among the steps of that kind
+    /// (the third GJK iteration stays the third), otherwise the same index, clamped.
+    pub fn retrace(&mut self, trace: Trace) {
+        let target = self.step().map(|step| {
+            let kind = StepKind::of(step);
+            let ordinal = self.trace.steps[..self.cursor]
+                .iter()
+                .filter(|s| StepKind::of(s) == kind)
+                .count();
+            (kind, ordinal)
+        });
+        let index = target
+            .and_then(|(kind, ordinal)| {
+                trace
+                    .steps
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| StepKind::of(s) == kind)
+                    .nth(ordinal)
+                    .map(|(i, _)| i)
+            })
+            .unwrap_or(self.cursor);
+        self.iteration_starts = iteration_starts(&trace);
+        self.trace = trace;
+        self.cursor = index.min(self.last_index());
+    }
+}
+
+/// First step of every iteration.
+fn iteration_starts(trace: &Trace) -> Vec<usize> {
+    let mut starts: Vec<usize> = trace
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| *i == 0 || StepKind::of(s).starts_iteration())
+        .map(|(i, _)| i)
+        .collect();
+    if starts.is_empty() {
+        starts.push(0);
+    }
+    starts
+}

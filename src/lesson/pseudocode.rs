@@ -1,0 +1,220 @@
+//! The pseudocode listings the narration points into, one per algorithm, in the words of
+//! the source files' own pseudocode (`sat.rs`, `sat_nonconvex.rs`, `circle.rs`, `gjk.rs`,
+//! `epa.rs`, `clip.rs`, `compound.rs`). A card's `pseudocode_line` indexes these.
+
+/// Which listing a narration card refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Listing {
+    /// SAT on two convex pieces (`sat.rs`).
+    Sat,
+    /// Seed 000's eleven steps on whole polygons (`sat_nonconvex.rs`).
+    NonConvexSat,
+    /// Circle against polygon by Voronoi regions (`circle.rs`, seed 003).
+    CircleVoronoi,
+    /// GJK (`gjk.rs`).
+    Gjk,
+    /// EPA (`epa.rs`).
+    Epa,
+    /// Contact points by clipping (`clip.rs`).
+    Clip,
+    /// Decomposed shapes: piece pairs and their combination (`compound.rs`).
+    Compound,
+}
+
+impl Listing {
+    /// Every listing, in the order lessons introduce them.
+    pub const ALL: [Listing; 7] = [
+        Listing::Sat,
+        Listing::NonConvexSat,
+        Listing::CircleVoronoi,
+        Listing::Gjk,
+        Listing::Epa,
+        Listing::Clip,
+        Listing::Compound,
+    ];
+
+    /// A short name for the listing's heading.
+    pub fn name(self) -> &'static str {
+        match self {
+            Listing::Sat => "SAT (convex)",
+            Listing::NonConvexSat => "Non-convex SAT (seed 000)",
+            Listing::CircleVoronoi => "Circle against polygon (Voronoi regions)",
+            Listing::Gjk => "GJK",
+            Listing::Epa => "EPA",
+            Listing::Clip => "Contact points by clipping",
+            Listing::Compound => "Convex pieces, combined",
+        }
+    }
+
+    /// The lines, without line numbers; indentation shows the loops.
+    pub fn lines(self) -> &'static [&'static str] {
+        match self {
+            Listing::Sat => SAT,
+            Listing::NonConvexSat => NONCONVEX_SAT,
+            Listing::CircleVoronoi => CIRCLE_VORONOI,
+            Listing::Gjk => GJK,
+            Listing::Epa => EPA,
+            Listing::Clip => CLIP,
+            Listing::Compound => COMPOUND,
+        }
+    }
+}
+
+/// Lines of [`Listing::Sat`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod sat {
+    pub const LOOP: usize = 0;
+    pub const PROJECT: usize = 1;
+    pub const GAP: usize = 2;
+    pub const SEPARATED: usize = 3;
+    pub const MINIMUM: usize = 4;
+    pub const ANSWER: usize = 5;
+}
+
+const SAT: &[&str] = &[
+    "for each edge normal n of A, then of B:",
+    "    project A on n: [minA, maxA]; project B: [minB, maxB]",
+    "    gap = max(minB − maxA, minA − maxB)",
+    "    if gap > 0: n separates them — no collision, stop",
+    "    if the overlap −gap is below the best: best = (n, −gap)",
+    "normal = best n, turned to point from A to B; depth = its overlap",
+];
+
+/// Lines of [`Listing::NonConvexSat`]: line k is the paper's step k + 1.
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod nonconvex {
+    pub const EDGES: usize = 0;
+    pub const COUNT: usize = 1;
+    pub const AXIS: usize = 2;
+    pub const PROJECT: usize = 3;
+    pub const GAP: usize = 4;
+    pub const SEPARATED: usize = 5;
+    pub const EDGE_TEST: usize = 6;
+    pub const MINIMUM: usize = 7;
+    pub const TRANSLATION: usize = 8;
+    pub const SIGN: usize = 9;
+    pub const MOVE: usize = 10;
+}
+
+const NONCONVEX_SAT: &[&str] = &[
+    "1  E[i] = p[i+1] − p[i] for both polygons (edges, wrapping around)",
+    "2  m = edges of PA + edges of PB; k = 1",
+    "3  axis A = normalise(−E[k].y, E[k].x)",
+    "4  project both polygons on A: [minA, maxA], [minB, maxB]",
+    "5  I = minB − maxA if minA < minB else minA − maxB (the gap)",
+    "6  if I > 0: the axis separates them — no collision, stop",
+    "7  if E[k] is PA's and PA is not convex: if PB lies wholly on one side of E[k]'s line, skip this edge (no edge of PA touches PB: stop)",
+    "8  if the overlap −I beats the best so far: D = −I, V = A",
+    "9  after all m axes the separating translation is V·D",
+    "10 C = centre(PA) − centre(PB); if C·V < 0, flip V",
+    "11 move PA by V",
+];
+
+/// Lines of [`Listing::CircleVoronoi`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod circle {
+    pub const CENTRE: usize = 0;
+    pub const FEATURE: usize = 1;
+    pub const AXIS: usize = 2;
+    pub const DEPTH: usize = 4;
+}
+
+const CIRCLE_VORONOI: &[&str] = &[
+    "c = the circle's centre, in the polygon's frame",
+    "find the feature of the outline nearest to c: its Voronoi region holds c",
+    "vertex region: axis = c − vertex; edge region (or inside): axis = the edge's normal",
+    "d = distance from c to the outline (negative when c is inside)",
+    "depth = r − d; they intersect when depth > 0",
+];
+
+/// Lines of [`Listing::Gjk`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod gjk {
+    pub const START: usize = 0;
+    pub const CLOSEST: usize = 2;
+    pub const CONTAINS: usize = 4;
+    pub const SUPPORT: usize = 5;
+    pub const REPEATED: usize = 6;
+    pub const NO_PROGRESS: usize = 7;
+    pub const CAP: usize = 8;
+    pub const ADD: usize = 9;
+}
+
+const GJK: &[&str] = &[
+    "w = support(d0); simplex = [w]",
+    "loop:",
+    "    v = point of the simplex closest to the origin",
+    "    drop the simplex vertices v does not need",
+    "    if the simplex is a triangle or |v| ≈ 0: ContainsOrigin (they overlap)",
+    "    w = support(−v)   (farthest point of A − B along −v)",
+    "    if w is already in the simplex: RepeatedSupport (distance final)",
+    "    if |v| − (w·v)/|v| ≤ ε·scale: NoProgress (distance final)",
+    "    if the iteration cap is reached: IterationCap",
+    "    simplex += w",
+];
+
+/// Lines of [`Listing::Epa`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod epa {
+    pub const START: usize = 0;
+    pub const CLOSEST: usize = 2;
+    pub const SUPPORT: usize = 3;
+    pub const CONVERGED: usize = 4;
+    pub const REPEATED: usize = 5;
+    pub const CAP: usize = 6;
+    pub const INSERT: usize = 7;
+    pub const ANSWER: usize = 8;
+}
+
+const EPA: &[&str] = &[
+    "polytope = GJK's simplex, grown to a polygon holding the origin",
+    "loop:",
+    "    e = polytope edge closest to the origin; n its outward normal; d = its distance",
+    "    w = support(n)   (farthest point of A − B along n)",
+    "    if w·n − d ≤ ε·scale: Converged (e lies on the boundary of A − B)",
+    "    if w is already a vertex: RepeatedSupport",
+    "    if the iteration cap is reached: IterationCap",
+    "    insert w between e's end points",
+    "depth = d, normal = n",
+];
+
+/// Lines of [`Listing::Clip`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod clip {
+    pub const CLIP: usize = 2;
+}
+
+const CLIP: &[&str] = &[
+    "reference edge = the edge (of A or B) most parallel to the normal",
+    "incident edge = the other shape's edge most anti-parallel to it",
+    "clip the incident edge to the slab between the reference edge's side planes",
+    "keep the clipped points below the reference face; each point's depth is how far below",
+];
+
+/// Lines of [`Listing::Compound`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod compound {
+    pub const START: usize = 0;
+    pub const BOUNDS: usize = 1;
+    pub const PAIR: usize = 2;
+    pub const CANDIDATE: usize = 3;
+    pub const BEST: usize = 5;
+    pub const ANSWER: usize = 6;
+}
+
+const COMPOUND: &[&str] = &[
+    "for each convex piece Ai of A and Bj of B:",
+    "    if the boxes of Ai and Bj do not overlap: skip the pair",
+    "    run the exact test (SAT or GJK + EPA) on Ai, Bj",
+    "for each candidate normal n (each pair's answer, each edge normal of its Ai − Bj):",
+    "    depth(n) = where the ray s·n leaves the union of all Ai − Bj",
+    "    keep n if depth(n) is the least so far",
+    "normal = best n, depth = depth(n); contact points by clipping",
+];
