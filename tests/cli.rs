@@ -28,13 +28,29 @@ fn temp_file(name: &str, contents: &str) -> PathBuf {
 }
 
 #[test]
-fn no_arguments_prints_the_help() {
-    let o = run(&[]);
+fn help_lists_the_commands_and_the_sandbox() {
+    let o = run(&["--help"]);
     assert!(o.status.success());
     let text = stdout(&o);
     assert!(text.contains("Usage: collision-lab"), "{text}");
     assert!(text.contains("contacts"), "{text}");
+    assert!(text.contains("render"), "{text}");
     assert!(text.contains("sandbox"), "{text}");
+}
+
+/// With no arguments the sandbox window opens; with no display to open it on, the user
+/// gets a sentence saying so and what to do, not a panic.
+#[test]
+fn no_arguments_without_a_display_says_why_the_window_cannot_open() {
+    let o = Command::new(env!("CARGO_BIN_EXE_collision-lab"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no display") && err.contains("xvfb-run"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
 }
 
 #[test]

@@ -239,3 +239,105 @@ pub fn gather(ui_wants_pointer: bool, ui_wants_keyboard: bool) -> FrameInput {
         dropped_files: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> AppState {
+        let scene = crate::scene::parse(include_str!("../../scenes/minimal.ron"), "minimal.ron").unwrap();
+        AppState::new(&scene, None, Vec2::new(800.0, 600.0))
+    }
+
+    fn frame(mouse: (f32, f32)) -> FrameInput {
+        FrameInput {
+            mouse_px: Vec2::new(mouse.0, mouse.1),
+            ..FrameInput::default()
+        }
+    }
+
+    #[test]
+    fn right_drag_pans_the_world_with_the_cursor() {
+        let mut s = state();
+        let start = Vec2::new(300.0, 300.0);
+        let grabbed = s.camera.screen_to_world(start);
+        let mut f = frame((300.0, 300.0));
+        f.pressed = vec![Button::Right];
+        f.down = vec![Button::Right];
+        camera_input(&mut s, &f, start);
+        let mut last = start;
+        for i in 1..=10 {
+            let mut f = frame((300.0 + 5.0 * i as f32, 300.0 - 3.0 * i as f32));
+            f.down = vec![Button::Right];
+            camera_input(&mut s, &f, last);
+            last = f.mouse_px;
+        }
+        let now = s.camera.world_to_screen(grabbed);
+        assert!((now - Vec2::new(350.0, 270.0)).length() < 1e-2, "{now}");
+    }
+
+    #[test]
+    fn a_pan_that_starts_over_a_panel_does_not_move_the_view() {
+        let mut s = state();
+        let before = s.camera;
+        let mut f = frame((10.0, 10.0));
+        f.pressed = vec![Button::Middle];
+        f.down = vec![Button::Middle];
+        f.ui_wants_pointer = true;
+        camera_input(&mut s, &f, f.mouse_px);
+        let mut g = frame((60.0, 10.0));
+        g.down = vec![Button::Middle];
+        camera_input(&mut s, &g, f.mouse_px);
+        assert_eq!(s.camera, before);
+    }
+
+    #[test]
+    fn the_wheel_zooms_about_the_cursor_unless_over_a_panel() {
+        let mut s = state();
+        let cursor = Vec2::new(600.0, 150.0);
+        let under = s.camera.screen_to_world(cursor);
+        let scale = s.camera.pixels_per_metre;
+        let mut f = frame((cursor.x, cursor.y));
+        f.wheel = 2.0;
+        camera_input(&mut s, &f, cursor);
+        assert!((s.camera.pixels_per_metre - scale * 1.21).abs() < 1e-3);
+        assert!((s.camera.screen_to_world(cursor) - under).length() < 1e-4);
+        let zoomed = s.camera;
+        f.ui_wants_pointer = true;
+        camera_input(&mut s, &f, cursor);
+        assert_eq!(s.camera, zoomed);
+    }
+
+    #[test]
+    fn keys_pause_step_switch_and_fit() {
+        let mut s = state();
+        let key = |k: Key| FrameInput {
+            keys: vec![k],
+            ..FrameInput::default()
+        };
+        global_keys(&mut s, &key(Key::Space));
+        assert!(s.clock.is_paused());
+        global_keys(&mut s, &key(Key::Period));
+        assert_eq!(s.advance(0.0), 1, "one single step");
+        global_keys(&mut s, &key(Key::Digit3));
+        assert_eq!(s.world.settings().narrow_phase, crate::narrow::Algorithm::ALL[2]);
+        s.camera.pan_by_screen(Vec2::new(5000.0, 0.0));
+        global_keys(&mut s, &key(Key::F));
+        let v = s.camera.visible_world();
+        for (_, b) in s.world.bodies().iter() {
+            assert!(v.overlaps(&b.aabb()));
+        }
+        global_keys(&mut s, &key(Key::H));
+        assert!(s.show_help);
+        let typing = FrameInput {
+            keys: vec![Key::Space],
+            ui_wants_keyboard: true,
+            ..FrameInput::default()
+        };
+        global_keys(&mut s, &typing);
+        assert!(
+            s.clock.is_paused(),
+            "space typed into a text field does not run the world"
+        );
+    }
+}

@@ -87,6 +87,17 @@ pub struct AppOptions {
 /// Opens the window and runs until it closes (or the render is written). Returns the
 /// process's outcome: `Err` with a message if a render could not be written.
 pub fn run(options: AppOptions) -> Result<(), String> {
+    if cfg!(target_os = "linux")
+        && std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty())
+        && std::env::var_os("WAYLAND_DISPLAY").is_none_or(|d| d.is_empty())
+    {
+        return Err(
+            "no display to open the sandbox window on (DISPLAY is not set). On a machine \
+without a screen use `xvfb-run collision-lab …`, or the headless commands `contacts` and `run` \
+(see `collision-lab --help`)"
+                .to_string(),
+        );
+    }
     let conf = mq::Conf {
         window_title: "Collision Lab".to_string(),
         window_width: options.window_size.0,
@@ -98,10 +109,22 @@ pub fn run(options: AppOptions) -> Result<(), String> {
     };
     let outcome = std::sync::Arc::new(std::sync::Mutex::new(Ok(())));
     let outcome_in_loop = outcome.clone();
-    macroquad::Window::from_config(conf, async move {
-        let result = window_loop(options).await;
-        *outcome_in_loop.lock().unwrap_or_else(|e| e.into_inner()) = result;
-    });
+    // The window system refusing us (a display that cannot be opened, no OpenGL) is a
+    // panic inside miniquad; turn it into an error the command line can print.
+    let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        macroquad::Window::from_config(conf, async move {
+            let result = window_loop(options).await;
+            *outcome_in_loop.lock().unwrap_or_else(|e| e.into_inner()) = result;
+        });
+    }));
+    if let Err(panic) = opened {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown reason".to_string());
+        return Err(format!("the sandbox window could not open: {why}"));
+    }
     let result = outcome.lock().unwrap_or_else(|e| e.into_inner()).clone();
     result
 }
