@@ -113,97 +113,25 @@ impl InspectorPanel {
                 ui.end_row();
 
                 ui.label("shape");
-                ui.label(&summary);
+                ui.label(&summary.0);
                 ui.end_row();
 
-                ui.label("mass");
-                ui.label(if def.kind == BodyKind::Dynamic {
-                    format!("{mass:.3} kg · inertia {inertia:.3} kg·m²")
+                ui.label("convex");
+                ui.label(&summary.1);
+                ui.end_row();
+
+                if def.kind == BodyKind::Dynamic {
+                    ui.label("mass");
+                    ui.label(format!("{mass:.3} kg"));
+                    ui.end_row();
+                    ui.label("inertia");
+                    ui.label(format!("{inertia:.3} kg·m²"));
                 } else {
-                    "infinite (not dynamic)".to_string()
-                });
+                    ui.label("mass");
+                    ui.label("infinite (not dynamic)");
+                }
                 ui.end_row();
             });
-        egui::Grid::new("inspector material").num_columns(2).show(ui, |ui| {
-            ui.label("density");
-            let r = ui.add(
-                egui::DragValue::new(&mut new.density)
-                    .speed(0.02)
-                    .range(0.01..=1000.0)
-                    .suffix(" kg/m²"),
-            );
-            coalescer.track_response(state, handle, "density", &r);
-            ui.end_row();
-
-            ui.label("friction");
-            let r = ui.add(egui::Slider::new(&mut new.friction, 0.0..=2.0));
-            coalescer.track_response(state, handle, "friction", &r);
-            ui.end_row();
-
-            ui.label("restitution");
-            let r = ui.add(egui::Slider::new(&mut new.restitution, 0.0..=1.0));
-            coalescer.track_response(state, handle, "restitution", &r);
-            ui.end_row();
-
-            ui.label("position");
-            ui.horizontal(|ui| {
-                let r = ui.add(
-                    egui::DragValue::new(&mut new.position.0)
-                        .speed(0.02)
-                        .prefix("x ")
-                        .suffix(" m"),
-                );
-                coalescer.track_response(state, handle, "position", &r);
-                let r = ui.add(
-                    egui::DragValue::new(&mut new.position.1)
-                        .speed(0.02)
-                        .prefix("y ")
-                        .suffix(" m"),
-                );
-                coalescer.track_response(state, handle, "position", &r);
-            });
-            ui.end_row();
-
-            ui.label("angle");
-            let mut degrees = def.angle.to_degrees();
-            let r = ui.add(egui::DragValue::new(&mut degrees).speed(1.0).suffix("°"));
-            // Only a change converts back: degrees → radians is not bit-exact.
-            if r.changed() {
-                new.angle = degrees.to_radians();
-            }
-            coalescer.track_response(state, handle, "angle", &r);
-            ui.end_row();
-
-            ui.label("velocity");
-            ui.horizontal(|ui| {
-                let r = ui.add(
-                    egui::DragValue::new(&mut new.linear_velocity.0)
-                        .speed(0.05)
-                        .prefix("x ")
-                        .suffix(" m/s"),
-                );
-                coalescer.track_response(state, handle, "velocity", &r);
-                let r = ui.add(
-                    egui::DragValue::new(&mut new.linear_velocity.1)
-                        .speed(0.05)
-                        .prefix("y ")
-                        .suffix(" m/s"),
-                );
-                coalescer.track_response(state, handle, "velocity", &r);
-            })
-            .response
-            .on_hover_text("velocity of the body's origin");
-            ui.end_row();
-
-            ui.label("spin");
-            let mut deg_per_s = def.angular_velocity.to_degrees();
-            let r = ui.add(egui::DragValue::new(&mut deg_per_s).speed(1.0).suffix("°/s"));
-            if r.changed() {
-                new.angular_velocity = deg_per_s.to_radians();
-            }
-            coalescer.track_response(state, handle, "angular velocity", &r);
-            ui.end_row();
-        });
         if sleeping {
             ui.weak("asleep (it wakes when touched or edited)");
         }
@@ -225,24 +153,21 @@ impl InspectorPanel {
     }
 }
 
-/// "polygon · 10 vertices · non-convex, 4 convex pieces", "circle · r 0.5 m".
-pub fn shape_summary(shape: &Shape) -> String {
+/// What the shape is and whether it is convex: ("polygon, 10 vertices", "no: 4 convex
+/// pieces"), ("circle, r 0.500 m", "yes").
+pub fn shape_summary(shape: &Shape) -> (String, String) {
     match shape {
-        Shape::Circle(c) => format!("circle · r {:.3} m", c.radius()),
-        Shape::Segment(s) => format!("segment · {:.3} m", (s.b() - s.a()).length()),
+        Shape::Circle(c) => (format!("circle, r {:.3} m", c.radius()), "yes".to_string()),
+        Shape::Segment(s) => (format!("segment, {:.3} m", (s.b() - s.a()).length()), "yes".to_string()),
         Shape::Polygon(p) => {
             let pieces = p.pieces().len();
-            format!(
-                "polygon · {} vertices · {}",
-                p.vertices().len(),
+            (
+                format!("polygon, {} vertices", p.vertices().len()),
                 if p.is_convex() {
-                    "convex".to_string()
+                    "yes".to_string()
                 } else {
-                    format!(
-                        "non-convex, {pieces} convex piece{}",
-                        if pieces == 1 { "" } else { "s" }
-                    )
-                }
+                    format!("no: {pieces} convex pieces")
+                },
             )
         }
     }
@@ -313,10 +238,14 @@ mod tests {
     fn the_summary_says_what_the_shape_is() {
         let s = state();
         let star = s.world.body(named(&s, "star 1")).unwrap();
-        let text = shape_summary(star.shape());
-        assert!(text.starts_with("polygon · 10 vertices · non-convex"), "{text}");
+        let (what, convex) = shape_summary(star.shape());
+        assert_eq!(what, "polygon, 10 vertices");
+        assert!(convex.starts_with("no: "), "{convex}");
         let ball = s.world.body(named(&s, "ball 1")).unwrap();
-        assert_eq!(shape_summary(ball.shape()), "circle · r 0.500 m");
+        assert_eq!(
+            shape_summary(ball.shape()),
+            ("circle, r 0.500 m".to_string(), "yes".to_string())
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! one becomes a dynamic body ("draw polygon", undoable). Backspace removes the last
 //! vertex, Escape cancels.
 //!
-//! Vertices are numbered from 1 in click order on screen and in messages; edge `i → j`
+//! Vertices are numbered from 1 in click order on screen and in messages; edge `i-j`
 //! joins vertex i to vertex j.
 
 use super::super::input::FrameInput;
@@ -169,7 +169,8 @@ pub fn close(state: &mut AppState) -> Option<BodyHandle> {
 /// Why [`Polygon::new`] refused the drawn vertices, with edges named by the vertex
 /// numbers shown on screen (from 1, in click order).
 pub fn refusal_message(error: &PolygonError, n: usize) -> String {
-    let edge = |i: usize| format!("{}→{}", i % n + 1, (i + 1) % n + 1);
+    // ASCII on purpose: the status bar's font has no arrows.
+    let edge = |i: usize| format!("{}-{}", i % n + 1, (i + 1) % n + 1);
     match error {
         PolygonError::SelfIntersecting { edge_a, edge_b, .. } => format!(
             "polygon refused: edge {} crosses edge {} — move a vertex (Backspace removes the last, Esc cancels)",
@@ -218,7 +219,7 @@ mod tests {
         handle_input(&mut s, &key(Key::Enter));
         let status = s.status.clone().unwrap();
         assert!(status.is_error);
-        assert!(status.text.contains("edge 1→2 crosses edge 3→4"), "{}", status.text);
+        assert!(status.text.contains("edge 1-2 crosses edge 3-4"), "{}", status.text);
         assert_eq!(s.tools.polygon.len(), 4, "the drawing is kept to fix");
         assert!(s.undo.undo_label().is_none());
         // Backspace, a good last vertex, close on the first vertex.
