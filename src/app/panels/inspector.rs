@@ -132,6 +132,86 @@ impl InspectorPanel {
                 }
                 ui.end_row();
             });
+        egui::Grid::new("inspector material").num_columns(2).show(ui, |ui| {
+            ui.label("density");
+            let r = ui.add(
+                egui::DragValue::new(&mut new.density)
+                    .speed(0.02)
+                    .range(0.01..=1000.0)
+                    .suffix(" kg/m²"),
+            );
+            coalescer.track_response(state, handle, "density", &r);
+            ui.end_row();
+
+            ui.label("friction");
+            let r = ui.add(egui::Slider::new(&mut new.friction, 0.0..=2.0));
+            coalescer.track_response(state, handle, "friction", &r);
+            ui.end_row();
+
+            ui.label("restitution");
+            let r = ui.add(egui::Slider::new(&mut new.restitution, 0.0..=1.0));
+            coalescer.track_response(state, handle, "restitution", &r);
+            ui.end_row();
+
+            ui.label("position");
+            ui.horizontal(|ui| {
+                let r = ui.add(
+                    egui::DragValue::new(&mut new.position.0)
+                        .speed(0.02)
+                        .prefix("x ")
+                        .suffix(" m"),
+                );
+                coalescer.track_response(state, handle, "position", &r);
+                let r = ui.add(
+                    egui::DragValue::new(&mut new.position.1)
+                        .speed(0.02)
+                        .prefix("y ")
+                        .suffix(" m"),
+                );
+                coalescer.track_response(state, handle, "position", &r);
+            });
+            ui.end_row();
+
+            ui.label("angle");
+            let mut degrees = def.angle.to_degrees();
+            let r = ui.add(egui::DragValue::new(&mut degrees).speed(1.0).suffix("°"));
+            // Only a change converts back: degrees → radians is not bit-exact.
+            if r.changed() {
+                new.angle = degrees.to_radians();
+            }
+            coalescer.track_response(state, handle, "angle", &r);
+            ui.end_row();
+
+            ui.label("velocity");
+            ui.horizontal(|ui| {
+                let r = ui.add(
+                    egui::DragValue::new(&mut new.linear_velocity.0)
+                        .speed(0.05)
+                        .prefix("x ")
+                        .suffix(" m/s"),
+                );
+                coalescer.track_response(state, handle, "velocity", &r);
+                let r = ui.add(
+                    egui::DragValue::new(&mut new.linear_velocity.1)
+                        .speed(0.05)
+                        .prefix("y ")
+                        .suffix(" m/s"),
+                );
+                coalescer.track_response(state, handle, "velocity", &r);
+            })
+            .response
+            .on_hover_text("velocity of the body's origin");
+            ui.end_row();
+
+            ui.label("spin");
+            let mut deg_per_s = def.angular_velocity.to_degrees();
+            let r = ui.add(egui::DragValue::new(&mut deg_per_s).speed(1.0).suffix("°/s"));
+            if r.changed() {
+                new.angular_velocity = deg_per_s.to_radians();
+            }
+            coalescer.track_response(state, handle, "angular velocity", &r);
+            ui.end_row();
+        });
         if sleeping {
             ui.weak("asleep (it wakes when touched or edited)");
         }
