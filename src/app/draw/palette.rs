@@ -99,6 +99,6 @@ fn draw_polygon_in_progress(state: &AppState) {
             draw_circle_lines(p.x, p.y, draw_polygon::CLOSE_RADIUS_PX, 2.0, colors::SELECTED);
         }
         draw_circle(p.x, p.y, 3.5, if i == 0 { colors::SELECTED } else { DRAWN_EDGE });
-        draw_text(&(i + 1).to_string(), p.x + 6.0, p.y - 6.0, 18.0, colors::OUTLINE);
+        draw_text((i + 1).to_string(), p.x + 6.0, p.y - 6.0, 18.0, colors::OUTLINE);
     }
 }

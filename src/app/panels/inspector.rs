@@ -158,6 +158,7 @@ impl InspectorPanel {
                 let r = ui.add(
                     egui::DragValue::new(&mut new.position.0)
                         .speed(0.02)
+                        .fixed_decimals(3)
                         .prefix("x ")
                         .suffix(" m"),
                 );
@@ -165,6 +166,7 @@ impl InspectorPanel {
                 let r = ui.add(
                     egui::DragValue::new(&mut new.position.1)
                         .speed(0.02)
+                        .fixed_decimals(3)
                         .prefix("y ")
                         .suffix(" m"),
                 );
@@ -174,7 +176,12 @@ impl InspectorPanel {
 
             ui.label("angle");
             let mut degrees = def.angle.to_degrees();
-            let r = ui.add(egui::DragValue::new(&mut degrees).speed(1.0).suffix("°"));
+            let r = ui.add(
+                egui::DragValue::new(&mut degrees)
+                    .speed(1.0)
+                    .fixed_decimals(1)
+                    .suffix("°"),
+            );
             // Only a change converts back: degrees → radians is not bit-exact.
             if r.changed() {
                 new.angle = degrees.to_radians();
@@ -187,6 +194,7 @@ impl InspectorPanel {
                 let r = ui.add(
                     egui::DragValue::new(&mut new.linear_velocity.0)
                         .speed(0.05)
+                        .fixed_decimals(2)
                         .prefix("x ")
                         .suffix(" m/s"),
                 );
@@ -194,6 +202,7 @@ impl InspectorPanel {
                 let r = ui.add(
                     egui::DragValue::new(&mut new.linear_velocity.1)
                         .speed(0.05)
+                        .fixed_decimals(2)
                         .prefix("y ")
                         .suffix(" m/s"),
                 );
@@ -205,7 +214,12 @@ impl InspectorPanel {
 
             ui.label("spin");
             let mut deg_per_s = def.angular_velocity.to_degrees();
-            let r = ui.add(egui::DragValue::new(&mut deg_per_s).speed(1.0).suffix("°/s"));
+            let r = ui.add(
+                egui::DragValue::new(&mut deg_per_s)
+                    .speed(1.0)
+                    .fixed_decimals(1)
+                    .suffix("°/s"),
+            );
             if r.changed() {
                 new.angular_velocity = deg_per_s.to_radians();
             }

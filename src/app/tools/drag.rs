@@ -298,6 +298,25 @@ mod tests {
     }
 
     #[test]
+    fn undo_while_dragging_lets_go_so_no_move_goes_unrecorded() {
+        let mut s = state();
+        s.clock.pause();
+        let star = named(&s, "star 1");
+        let at = screen_of(&s, star);
+        handle_input(&mut s, &press(at));
+        handle_input(&mut s, &held(at + Vec2::new(30.0, 0.0)));
+        let mut ctrl_z = held(at + Vec2::new(30.0, 0.0));
+        ctrl_z.keys = vec![Key::Z];
+        ctrl_z.ctrl = true;
+        crate::app::input::global_keys(&mut s, &ctrl_z);
+        handle_input(&mut s, &ctrl_z);
+        assert!(s.tools.grab.is_none());
+        let back = s.world.body(star).unwrap().pose().translation;
+        handle_input(&mut s, &held(at + Vec2::new(60.0, 0.0)));
+        assert_eq!(s.world.body(star).unwrap().pose().translation, back);
+    }
+
+    #[test]
     fn a_click_without_motion_is_not_an_edit() {
         let mut s = state();
         s.clock.pause();

@@ -150,7 +150,7 @@ pub fn close(state: &mut AppState) -> Option<BodyHandle> {
         state.set_error(format!("polygon refused: {e}"));
         return None;
     }
-    let handle = state.edit("draw polygon", |w| w.insert(&def)).ok()?;
+    let handle = state.edit("draw polygon", |w| w.insert(&def).ok())?;
     state.tools.polygon.clear();
     state.selection = Some(handle);
     let pieces = polygon.pieces().len();

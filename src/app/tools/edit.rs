@@ -38,7 +38,7 @@ pub fn duplicate_body(state: &mut AppState, handle: BodyHandle) -> Option<BodyHa
     def.position = (Vec2::from(def.position) + offset).into();
     def.name = def.name.map(|n| format!("{n} copy"));
     let label = format!("duplicate {}", body_label(state, handle));
-    match state.edit(label.clone(), |w| w.insert(&def)) {
+    match state.edit(label.clone(), |w| w.insert(&def).map_err(|e| e.to_string())) {
         Ok(copy) => {
             state.selection = Some(copy);
             state.set_status(format!("{label} (Ctrl+Z to undo)"));

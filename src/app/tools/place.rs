@@ -77,7 +77,7 @@ pub fn drop_shape(state: &mut AppState, params: ShapeParams, world_point: Vec2) 
         return None;
     }
     let label = format!("add {}", params.shape.name());
-    let handle = state.edit(label.clone(), |w| w.insert(&def)).ok()?;
+    let handle = state.edit(label.clone(), |w| w.insert(&def).ok())?;
     if params.shape == PaletteShape::Random {
         state.tools.next_seed = state.tools.next_seed.wrapping_add(1);
     }
