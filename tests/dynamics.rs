@@ -511,3 +511,43 @@ fn projection_keeps_a_box_on_the_ground() {
     println!("projection: box at rest at y = {y} (0.5 is touching)");
     assert!((y - 0.5).abs() < 0.01, "{y}");
 }
+
+#[test]
+fn replace_rebuilds_a_body_in_place_and_refuses_a_bad_definition() {
+    let mut world = World::new(WorldSettings::default());
+    let ground = world.insert(&{
+        let mut g = body(rect(10.0, 1.0), 0.0, -0.5);
+        g.kind = BodyKind::Static;
+        g
+    });
+    let ground = ground.unwrap();
+    let h = world.insert(&body(rect(1.0, 1.0), 0.0, 3.0)).unwrap();
+    let mass = world.body(h).unwrap().mass();
+    let mut def = world.body(h).unwrap().to_def();
+    def.density = 3.0;
+    def.friction = 0.1;
+    assert_eq!(world.replace(h, &def).ok(), Some(true));
+    let b = world.body(h).unwrap();
+    assert!((b.mass() - 3.0 * mass).abs() < 1e-5, "density rebuilds the mass");
+    assert_eq!(b.friction(), 0.1);
+    assert_eq!(world.bodies().handles(), vec![ground, h], "same handle, same slot");
+
+    def.kind = BodyKind::Static;
+    world.replace(h, &def).unwrap();
+    assert!(!world.body(h).unwrap().is_dynamic());
+    assert_eq!(world.body(h).unwrap().inv_mass(), 0.0);
+
+    let before = world.body(h).unwrap().clone();
+    def.density = -1.0;
+    assert!(world.replace(h, &def).is_err());
+    assert_eq!(world.body(h).unwrap(), &before, "a refused definition changes nothing");
+
+    world.remove(h);
+    def.density = 1.0;
+    assert_eq!(
+        world.replace(h, &def).ok(),
+        Some(false),
+        "a stale handle is not an error"
+    );
+    assert_eq!(world.bodies().len(), 1);
+}

@@ -24,6 +24,7 @@ pub mod input;
 pub mod panels;
 pub mod pick;
 pub mod screenshot;
+pub mod shapes;
 pub mod state;
 pub mod tools;
 pub mod undo;

@@ -232,6 +232,8 @@ impl AppState {
             Err(e) => self.set_error(format!("cannot restore: {e}")),
         }
         self.selection = self.selection.filter(|h| self.world.bodies().contains(*h));
+        // A body held across an undo would go on moving without an undo entry.
+        self.tools.grab = None;
     }
 
     /// Shows `text` in the status bar.

@@ -144,6 +144,40 @@ impl World {
         Ok(self.bodies.insert(Body::new(def, shape)))
     }
 
+    /// Rebuilds the body behind `handle` from `def` in place: same handle, same slot
+    /// (so iteration order, and with it determinism, is kept). What an editor calls to
+    /// change what only a rebuild can (kind, density, shape); `def` is checked as
+    /// [`World::insert`] checks it, and on error the body is left as it was. Its cached
+    /// contacts are forgotten (they were solved for the old mass) and it is woken, with
+    /// whatever it touches. `Ok(false)` for a stale handle.
+    #[allow(clippy::result_large_err)]
+    pub fn replace(&mut self, handle: BodyHandle, def: &BodyDef) -> Result<bool, SceneError> {
+        if !self.bodies.contains(handle) {
+            return Ok(false);
+        }
+        let scene = Scene::from_def(SceneDef {
+            bodies: vec![def.clone()],
+            ..SceneDef::default()
+        })?;
+        let shape = scene.shapes()[0].clone();
+        let Some(body) = self.bodies.get_mut(handle) else {
+            return Ok(false);
+        };
+        let old_aabb = body.aabb();
+        *body = Body::new(def, shape);
+        let new_aabb = body.aabb();
+        self.cache.forget_body(handle);
+        self.manifolds.retain(|m| m.body_a != handle && m.body_b != handle);
+        let margin = 2.0 * self.settings.slop.max(0.0) + 1e-3;
+        sleep::wake_near(
+            &mut self.bodies,
+            &old_aabb.union(&new_aabb),
+            margin,
+            &mut self.scratch.sleep,
+        );
+        Ok(true)
+    }
+
     /// Removes a body (and its cached contacts); `None` for a stale handle. Sleeping
     /// bodies within a slop or two of it wake, with their islands: they may have rested on
     /// it.
