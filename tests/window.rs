@@ -253,7 +253,6 @@ fn centroid_of(img: &RgbaImage, colour: [u8; 3]) -> Option<(f64, f64, usize)> {
 }
 
 #[test]
-#[ignore = "the drag tool lands next"]
 fn a_scripted_drag_moves_a_body() {
     if !display_tools_available(&["Xvfb", "xdotool", "import"]) {
         return;
