@@ -16,6 +16,7 @@
 //! file under `panels/`; `draw/` only reads. Nothing here is imported by the core.
 
 pub mod camera;
+pub mod debug_cache;
 pub mod draw;
 pub mod flags;
 pub mod history;
@@ -68,6 +69,8 @@ pub struct RenderOptions {
     pub debug: flags::DebugFlags,
     /// Include the egui overlay in the picture.
     pub with_ui: bool,
+    /// Print where the frames' time went (mean simulation / UI / drawing / frame) on exit.
+    pub stats: bool,
 }
 
 /// How to open the window.
@@ -120,6 +123,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     let mut frame = 0u32;
     let started = Instant::now();
     let mut ui_wants = (false, false);
+    // Render --stats: frame times summed after the first few (shader compilation, the
+    // first egui layout) settle.
+    let mut stats = FrameStats::default();
     loop {
         let screen = Vec2::new(mq::screen_width(), mq::screen_height());
         // A resized window keeps the world point at its centre where it is.
@@ -176,23 +182,33 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         }
         let ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
 
-        // Drawing.
+        // Drawing (the debug cache is refreshed first: drawing itself only reads).
         let draw_start = Instant::now();
+        state.update_debug_cache();
         mq::clear_background(draw::colors::BACKGROUND);
         draw::world::draw_grid(&state);
         draw::world::draw_bodies(&state);
         draw::debug::draw_debug(&state);
-        if state.debug.contacts {
-            draw::world::draw_contacts(&state);
-        }
         draw::palette::draw_tool_preview(&state);
         if show_ui {
             egui_macroquad::draw();
         }
         let drawing_ms = draw_start.elapsed().as_secs_f64() * 1e3;
 
+        let times = history::FrameTimes {
+            simulation_ms,
+            ui_ms,
+            drawing_ms,
+            frame_ms: f64::from(mq::get_frame_time()) * 1e3,
+        };
         if let Some(r) = &render {
+            if frame >= STATS_WARMUP_FRAMES {
+                stats.add(&times);
+            }
             if frame >= r.frames {
+                if r.stats {
+                    println!("{}", stats.summary(state.world.bodies().len()));
+                }
                 return save_screenshot(&r.out).map(|_| ());
             }
         } else if screenshot_requested {
@@ -202,17 +218,43 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
                 Err(e) => state.set_error(e),
             }
         }
-        state.history.push_frame(
-            started.elapsed().as_secs_f64(),
-            history::FrameTimes {
-                simulation_ms,
-                ui_ms,
-                drawing_ms,
-                frame_ms: f64::from(mq::get_frame_time()) * 1e3,
-            },
-        );
+        state.history.push_frame(started.elapsed().as_secs_f64(), times);
         frame += 1;
         mq::next_frame().await;
+    }
+}
+
+/// Frames left out of `render --stats` (the first ones compile shaders and lay out).
+const STATS_WARMUP_FRAMES: u32 = 5;
+
+/// Sums of frame times for `render --stats`.
+#[derive(Default)]
+struct FrameStats {
+    sum: history::FrameTimes,
+    frames: u32,
+}
+
+impl FrameStats {
+    fn add(&mut self, t: &history::FrameTimes) {
+        self.sum.simulation_ms += t.simulation_ms;
+        self.sum.ui_ms += t.ui_ms;
+        self.sum.drawing_ms += t.drawing_ms;
+        self.sum.frame_ms += t.frame_ms;
+        self.frames += 1;
+    }
+
+    fn summary(&self, bodies: usize) -> String {
+        let n = f64::from(self.frames.max(1));
+        let s = &self.sum;
+        format!(
+            "{} frames, {bodies} bodies, mean ms per frame: simulation {:.2}, UI {:.2}, drawing {:.2} (CPU side), whole frame {:.2} ({:.0} FPS)",
+            self.frames,
+            s.simulation_ms / n,
+            s.ui_ms / n,
+            s.drawing_ms / n,
+            s.frame_ms / n,
+            1000.0 * n / s.frame_ms.max(1e-9)
+        )
     }
 }
 
