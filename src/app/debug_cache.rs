@@ -128,7 +128,7 @@ fn deepest_pair(world: &World) -> Option<(BodyHandle, BodyHandle)> {
         .iter()
         .map(|(h, b)| (h, b.aabb(), b.is_dynamic()))
         .collect();
-    let mut best: Option<((bool, f32), (BodyHandle, BodyHandle))> = None;
+    let mut best: Option<((u8, f32), (BodyHandle, BodyHandle))> = None;
     for (i, (ha, ba, da)) in bodies.iter().enumerate() {
         for (hb, bb, db) in &bodies[i + 1..] {
             // Prefer pairs with a dynamic body (the ground touches everything), then
@@ -141,7 +141,8 @@ fn deepest_pair(world: &World) -> Option<(BodyHandle, BodyHandle)> {
                 let hi = ba.max.min(bb.max);
                 -((hi - lo).x.min((hi - lo).y))
             };
-            let key = (!(*da && *db), score);
+            // 0: both dynamic, 1: not; lower is better.
+            let key = (u8::from(!(*da && *db)), score);
             if best.is_none_or(|(k, _)| key.0 < k.0 || (key.0 == k.0 && key.1 < k.1)) {
                 best = Some((key, (*ha, *hb)));
             }

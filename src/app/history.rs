@@ -85,10 +85,15 @@ impl StepSample {
 pub struct FrameTimes {
     /// Simulation steps run this frame.
     pub simulation_ms: f64,
-    /// Building the egui overlay.
+    /// The egui overlay: building it, tessellating and painting it.
     pub ui_ms: f64,
-    /// Drawing the world, the debug layers and the overlay.
+    /// Drawing the world and the debug layers (with refreshing their cache): building
+    /// the batches (CPU).
     pub drawing_ms: f64,
+    /// The previous frame's hand-over to the GPU (`next_frame`: the batches' draw calls
+    /// run, then the buffer swap, which may wait for vsync). On a software renderer this
+    /// is where rasterising goes.
+    pub present_ms: f64,
     /// The whole frame as the window reports it (includes waiting for vsync).
     pub frame_ms: f64,
 }
@@ -156,6 +161,7 @@ impl History {
             sum.simulation_ms += f.simulation_ms;
             sum.ui_ms += f.ui_ms;
             sum.drawing_ms += f.drawing_ms;
+            sum.present_ms += f.present_ms;
             sum.frame_ms += f.frame_ms;
             n += 1.0;
         }
@@ -163,6 +169,7 @@ impl History {
             simulation_ms: sum.simulation_ms / n,
             ui_ms: sum.ui_ms / n,
             drawing_ms: sum.drawing_ms / n,
+            present_ms: sum.present_ms / n,
             frame_ms: sum.frame_ms / n,
         }
     }
@@ -257,8 +264,11 @@ impl History {
     }
 }
 
+/// How a plot reads one value from a sample.
+pub type SampleValue = fn(&StepSample) -> f64;
+
 /// The phases the first plot shows, with how to read each from a sample.
-pub const PHASES: [(&str, fn(&StepSample) -> f64); 6] = [
+pub const PHASES: [(&str, SampleValue); 6] = [
     ("broad", |s| s.broad_ms),
     ("narrow", |s| s.narrow_ms),
     ("resolution", |s| s.resolution_ms),
@@ -267,9 +277,10 @@ pub const PHASES: [(&str, fn(&StepSample) -> f64); 6] = [
     ("total", |s| s.total_ms),
 ];
 
-/// Most points a plotted series keeps (beyond it, a line costs more to draw than the
-/// plot has pixels to show).
-pub const MAX_PLOT_POINTS: usize = 800;
+/// Most points a plotted series keeps: about one per pixel of a side-panel plot. More
+/// only costs egui tessellation time (with ten lines of 600 points it was the largest
+/// part of a frame's drawing).
+pub const MAX_PLOT_POINTS: usize = 320;
 
 /// Thins `points` to at most about `max` by keeping, of each run of consecutive points,
 /// the one with the largest value: spikes (the thing a timing plot is for) survive.
@@ -406,8 +417,8 @@ mod tests {
     fn decimation_keeps_the_spikes() {
         let mut points: Vec<[f64; 2]> = (0..10_000).map(|i| [i as f64, 1.0]).collect();
         points[4321][1] = 50.0;
-        let thin = decimate(points, 800);
-        assert!(thin.len() <= 800, "{}", thin.len());
+        let thin = decimate(points, MAX_PLOT_POINTS);
+        assert!(thin.len() <= MAX_PLOT_POINTS, "{}", thin.len());
         assert!(thin.iter().any(|p| p[1] == 50.0));
     }
 }

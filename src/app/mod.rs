@@ -95,7 +95,12 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         window_height: options.window_size.1,
         high_dpi: true,
         window_resizable: true,
-        sample_count: 4,
+        // Multisampling smooths edges; software GL (no GPU, e.g. under Xvfb) pays for it
+        // per pixel, so COLLISION_LAB_MSAA=1 turns it off there.
+        sample_count: std::env::var("COLLISION_LAB_MSAA")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(4),
         ..Default::default()
     };
     let outcome = std::sync::Arc::new(std::sync::Mutex::new(Ok(())));
@@ -126,6 +131,7 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     // Render --stats: frame times summed after the first few (shader compilation, the
     // first egui layout) settle.
     let mut stats = FrameStats::default();
+    let mut present_ms = 0.0;
     loop {
         let screen = Vec2::new(mq::screen_width(), mq::screen_height());
         // A resized window keeps the world point at its centre where it is.
@@ -179,8 +185,12 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             }
         } else {
             state.viewport_px = (Vec2::ZERO, screen);
+            if frame == 0 {
+                // The window has its real size now.
+                state.fit_view();
+            }
         }
-        let ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
+        let mut ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
 
         // Drawing (the debug cache is refreshed first: drawing itself only reads).
         let draw_start = Instant::now();
@@ -190,15 +200,19 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         draw::world::draw_bodies(&state);
         draw::debug::draw_debug(&state);
         draw::palette::draw_tool_preview(&state);
-        if show_ui {
-            egui_macroquad::draw();
-        }
         let drawing_ms = draw_start.elapsed().as_secs_f64() * 1e3;
+        if show_ui {
+            // Tessellating and painting the overlay counts as UI time, not drawing.
+            let overlay_start = Instant::now();
+            egui_macroquad::draw();
+            ui_ms += overlay_start.elapsed().as_secs_f64() * 1e3;
+        }
 
         let times = history::FrameTimes {
             simulation_ms,
             ui_ms,
             drawing_ms,
+            present_ms,
             frame_ms: f64::from(mq::get_frame_time()) * 1e3,
         };
         if let Some(r) = &render {
@@ -220,7 +234,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         }
         state.history.push_frame(started.elapsed().as_secs_f64(), times);
         frame += 1;
+        let present_start = Instant::now();
         mq::next_frame().await;
+        present_ms = present_start.elapsed().as_secs_f64() * 1e3;
     }
 }
 
@@ -239,6 +255,7 @@ impl FrameStats {
         self.sum.simulation_ms += t.simulation_ms;
         self.sum.ui_ms += t.ui_ms;
         self.sum.drawing_ms += t.drawing_ms;
+        self.sum.present_ms += t.present_ms;
         self.sum.frame_ms += t.frame_ms;
         self.frames += 1;
     }
@@ -247,11 +264,12 @@ impl FrameStats {
         let n = f64::from(self.frames.max(1));
         let s = &self.sum;
         format!(
-            "{} frames, {bodies} bodies, mean ms per frame: simulation {:.2}, UI {:.2}, drawing {:.2} (CPU side), whole frame {:.2} ({:.0} FPS)",
+            "{} frames, {bodies} bodies, mean ms per frame: simulation {:.2}, UI {:.2}, drawing {:.2} (building batches), present {:.2} (GL draw calls + swap), whole frame {:.2} ({:.0} FPS)",
             self.frames,
             s.simulation_ms / n,
             s.ui_ms / n,
             s.drawing_ms / n,
+            s.present_ms / n,
             s.frame_ms / n,
             1000.0 * n / s.frame_ms.max(1e-9)
         )

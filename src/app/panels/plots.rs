@@ -47,7 +47,7 @@ fn key(ui: &mut egui::Ui, entries: &[(&str, Color32)]) {
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 10.0;
         for (name, color) in entries {
-            ui.colored_label(*color, format!("━ {name}"));
+            ui.colored_label(*color, *name);
         }
     });
 }
@@ -139,12 +139,13 @@ fn frame_readout(ui: &mut egui::Ui, history: &History) {
         ui.label(format!("frame {:.1} ms", f.frame_ms));
     })
     .response
-    .on_hover_text("Means over the last second of wall time. The frame also waits for vsync and the GPU, so it can exceed the sum.");
+    .on_hover_text("Means over the last second of wall time. Drawing builds the batches; present is the previous frame's GL draw calls and buffer swap (waiting for vsync, or rasterising on a software renderer).");
     egui::Grid::new("frame_split").num_columns(4).show(ui, |ui| {
         for (name, ms) in [
             ("simulation", f.simulation_ms),
             ("UI", f.ui_ms),
             ("drawing", f.drawing_ms),
+            ("present", f.present_ms),
         ] {
             ui.label(name);
             ui.monospace(format!("{ms:6.2} ms"));

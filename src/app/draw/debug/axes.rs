@@ -158,7 +158,12 @@ pub fn draw_axes(state: &AppState) {
                     state,
                     p,
                     Vec2::ZERO,
-                    &format!("gap {} · separating", metres(step.gap)),
+                    &if focus.contact.intersect {
+                        // Decomposed algorithms: this piece pair is apart, others meet.
+                        format!("gap {} · these pieces apart", metres(step.gap))
+                    } else {
+                        format!("gap {} · separating", metres(step.gap))
+                    },
                     palette::SEPARATING,
                 );
             }

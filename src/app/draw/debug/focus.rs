@@ -73,8 +73,8 @@ pub fn draw_minkowski(state: &AppState) {
             |(lo, hi), (p, r)| (lo.min(p - Vec2::splat(r)), hi.max(p + Vec2::splat(r))),
         );
     let origin = minkowski_anchor(state, extent);
-    let fill = Color::new(0.75, 0.55, 1.0, 0.16);
-    let edge = Color::new(0.8, 0.6, 1.0, 0.9);
+    let fill = Color::new(0.75, 0.55, 1.0, if focus.minkowski.len() > 4 { 0.07 } else { 0.16 });
+    let edge = Color::new(0.8, 0.6, 1.0, if focus.minkowski.len() > 4 { 0.45 } else { 0.9 });
     let mut moved: Vec<Vec2> = Vec::new();
     for (hull, radius) in &focus.minkowski {
         moved.clear();
@@ -128,7 +128,7 @@ pub fn draw_minkowski(state: &AppState) {
             state,
             origin,
             Vec2::new(0.0, 22.0),
-            &format!("O inside A − B: overlap, depth {}", metres(c.depth)),
+            &format!("O inside A-B: overlap, depth {}", metres(c.depth)),
             palette::MTV,
         );
     } else {
@@ -142,7 +142,7 @@ pub fn draw_minkowski(state: &AppState) {
                 state,
                 origin,
                 Vec2::new(0.0, 22.0),
-                &format!("O outside A − B: apart by {}", metres(d)),
+                &format!("O outside A-B: apart by {}", metres(d)),
                 palette::SEPARATING,
             );
         } else {
@@ -150,11 +150,11 @@ pub fn draw_minkowski(state: &AppState) {
                 state,
                 origin,
                 Vec2::new(0.0, 22.0),
-                "O outside A − B: apart",
+                "O outside A-B: apart",
                 palette::SEPARATING,
             );
         }
     }
     let top = Vec2::new((extent.0.x + extent.1.x) * 0.5, extent.1.y) + origin;
-    label_world(state, top, Vec2::new(0.0, -14.0), "A − B (Minkowski difference)", edge);
+    label_world(state, top, Vec2::new(0.0, -14.0), "A-B (Minkowski difference)", edge);
 }
