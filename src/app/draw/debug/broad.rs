@@ -1,5 +1,5 @@
 //! The broad phase's structure, whichever is running: sweep and prune's sorted
-//! intervals (bars along the bottom of the view for x, the axis it sweeps, and along the
+//! intervals (bars along the top of the view for x, the axis it sweeps, and along the
 //! left for the boxes' y extents), the spatial hash's occupied cells, the dynamic tree's
 //! node boxes coloured by depth, or brute force's boxes.
 
@@ -83,7 +83,7 @@ pub fn draw_broad_phase(state: &AppState) {
             }
             draw_sap(state);
             legend(format!(
-                "sweep and prune: {} x intervals sorted by min x (bottom); y extents (left) are not swept",
+                "sweep and prune: {} x intervals in sweep order (top); the boxes' y extents (left) are not swept",
                 broad.sweep_and_prune().intervals().len()
             ));
         }
@@ -143,7 +143,7 @@ pub fn draw_broad_phase(state: &AppState) {
     }
 }
 
-/// Sweep and prune's intervals as bars: x along the bottom of the view in sweep order,
+/// Sweep and prune's intervals as bars: x along the top of the view in sweep order,
 /// y along the left.
 fn draw_sap(state: &AppState) {
     let cam = &state.camera;
@@ -151,7 +151,7 @@ fn draw_sap(state: &AppState) {
     const LANE_PX: f32 = 4.0;
     const LANE_GAP_PX: f32 = 1.0;
     // x: the sweep's own intervals in its sorted order, stacked upwards from the
-    // bottom edge of the view.
+    // view's top.
     let xs: Vec<(f32, f32)> = state
         .world
         .broad_phase()
@@ -167,20 +167,22 @@ fn draw_sap(state: &AppState) {
         })
         .collect();
     let lanes = pack_lanes(xs.iter().copied(), 2.0, MAX_LANES);
-    let base = hi.y - 52.0;
+    // Along the top of the view (under the axes layer's two header lines): the sky is
+    // where a falling scene has room, the floor is where it piles up.
+    let top = lo.y + 64.0;
     let used = lanes.iter().copied().max().map_or(0, |m| m + 1);
     draw_rectangle(
         lo.x,
-        base - used as f32 * (LANE_PX + LANE_GAP_PX) - 4.0,
+        top - 3.0,
         hi.x - lo.x,
-        used as f32 * (LANE_PX + LANE_GAP_PX) + 8.0,
-        with_alpha(palette::LABEL_BG, 0.5),
+        used as f32 * (LANE_PX + LANE_GAP_PX) + 6.0,
+        with_alpha(palette::LABEL_BG, 0.6),
     );
     for (i, (&(a, b), &lane)) in xs.iter().zip(&lanes).enumerate() {
         if b < lo.x || a > hi.x {
             continue;
         }
-        let y = base - (lane as f32 + 1.0) * (LANE_PX + LANE_GAP_PX);
+        let y = top + lane as f32 * (LANE_PX + LANE_GAP_PX);
         draw_rectangle(a, y, (b - a).max(1.0), LANE_PX, hue(i as u32, 0.85));
     }
     // y: the boxes' extents, sorted by min y, stacked rightwards from the left edge.

@@ -65,11 +65,15 @@ pub fn label_px(screen: Vec2, text: &str, color: Color) {
     draw_text(text, screen.x, screen.y, f32::from(LABEL_FONT), color);
 }
 
-/// A label centred on a world point, shifted by `offset_px` on the screen.
+/// A label centred on a world point, shifted by `offset_px` on the screen, and kept
+/// inside the view (a label half under a panel says nothing).
 pub fn label_world(state: &AppState, world: Vec2, offset_px: Vec2, text: &str, color: Color) {
     let size = measure_text(text, None, LABEL_FONT, 1.0);
     let s = state.camera.world_to_screen(world) + offset_px;
-    label_px(Vec2::new(s.x - size.width * 0.5, s.y + size.height * 0.5), text, color);
+    let (lo, hi) = state.viewport_px;
+    let x = (s.x - size.width * 0.5).min(hi.x - size.width - 6.0).max(lo.x + 6.0);
+    let y = (s.y + size.height * 0.5).min(hi.y - 6.0).max(lo.y + size.height + 6.0);
+    label_px(Vec2::new(x, y), text, color);
 }
 
 /// A metres value with a precision that suits its size.
