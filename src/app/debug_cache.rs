@@ -36,7 +36,7 @@ impl FocusReason {
             FocusReason::SelectedAndHovered => "selected × hovered",
             FocusReason::SelectedAndNearest => "selected × nearest",
             FocusReason::HoveredAndNearest => "hovered × nearest",
-            FocusReason::Deepest => "deepest contact",
+            FocusReason::Deepest => "deepest contact (or closest boxes)",
         }
     }
 }

@@ -61,21 +61,22 @@ pub fn show(ctx: &egui::Context, state: &mut AppState) {
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
-            for (group, rows) in HELP {
-                ui.label(egui::RichText::new(*group).strong());
-                egui::Grid::new(*group)
-                    .num_columns(2)
-                    .spacing([24.0, 2.0])
-                    .striped(true)
-                    .show(ui, |ui| {
+            // One grid for every group, so the columns line up down the window.
+            egui::Grid::new("help_keys")
+                .num_columns(2)
+                .spacing([24.0, 3.0])
+                .show(ui, |ui| {
+                    for (group, rows) in HELP {
+                        ui.label(egui::RichText::new(*group).strong());
+                        ui.end_row();
                         for (keys, action) in *rows {
                             ui.monospace(*keys);
                             ui.label(*action);
                             ui.end_row();
                         }
-                    });
-                ui.add_space(6.0);
-            }
+                    }
+                });
+            ui.add_space(6.0);
             ui.weak("H or the × closes this window.");
         });
     state.show_help = open;

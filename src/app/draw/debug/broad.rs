@@ -150,7 +150,7 @@ fn draw_sap(state: &AppState) {
     let (lo, hi) = state.viewport_px;
     const LANE_PX: f32 = 4.0;
     const LANE_GAP_PX: f32 = 1.0;
-    // x: the sweep's own intervals in its sorted order, stacked upwards from the
+    // x: the sweep's own intervals in its sorted order, stacked downwards from the
     // view's top.
     let xs: Vec<(f32, f32)> = state
         .world

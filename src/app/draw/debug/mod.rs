@@ -210,19 +210,19 @@ pub fn draw_velocities(state: &AppState) {
 }
 
 /// Each body's centre of mass: the usual crossed circle with two opposite quarters
-/// filled.
+/// filled, 5 px across, smaller on bodies too small on screen to carry it.
 pub fn draw_centers(state: &AppState) {
     let cam = &state.camera;
     let view = cam.visible_world();
-    const R: f32 = 5.0;
     for (_, body) in state.world.bodies().iter() {
+        let r = (cam.length_to_screen(body.outer_reach()) * 0.3).clamp(1.5, 5.0);
         let c = body.center_of_mass();
         if !view.contains(c) || matches!(body.shape(), Shape::Segment(_)) && !body.is_dynamic() {
             continue;
         }
         let s = cam.world_to_screen(c);
         let p = |x: f32, y: f32| macroquad::math::vec2(s.x + x, s.y + y);
-        draw_circle(s.x, s.y, R, colors::with_alpha(palette::TEXT, 0.9));
+        draw_circle(s.x, s.y, r, colors::with_alpha(palette::TEXT, 0.9));
         // Two opposite quarters dark, each a fan of three triangles.
         for quarter in [0.0f32, std::f32::consts::PI] {
             for k in 0..3 {
@@ -230,26 +230,26 @@ pub fn draw_centers(state: &AppState) {
                 let t1 = t0 + std::f32::consts::FRAC_PI_6;
                 draw_triangle(
                     p(0.0, 0.0),
-                    p(R * t0.cos(), -R * t0.sin()),
-                    p(R * t1.cos(), -R * t1.sin()),
+                    p(r * t0.cos(), -r * t0.sin()),
+                    p(r * t1.cos(), -r * t1.sin()),
                     Color::new(0.08, 0.08, 0.1, 1.0),
                 );
             }
         }
-        draw_circle_lines(s.x, s.y, R, 1.0, Color::new(0.08, 0.08, 0.1, 1.0));
+        draw_circle_lines(s.x, s.y, r, 1.0, Color::new(0.08, 0.08, 0.1, 1.0));
         draw_line(
-            s.x - R - 3.0,
+            s.x - r * 1.6,
             s.y,
-            s.x + R + 3.0,
+            s.x + r * 1.6,
             s.y,
             1.0,
             Color::new(0.08, 0.08, 0.1, 1.0),
         );
         draw_line(
             s.x,
-            s.y - R - 3.0,
+            s.y - r * 1.6,
             s.x,
-            s.y + R + 3.0,
+            s.y + r * 1.6,
             1.0,
             Color::new(0.08, 0.08, 0.1, 1.0),
         );
