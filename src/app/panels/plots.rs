@@ -224,17 +224,6 @@ fn race_section(ui: &mut egui::Ui, state: &mut AppState, width: f32) {
             }
         });
     }
-    key(ui, &Algorithm::ALL.map(|a| (a.name(), algorithm_color(a))));
-    time_plot("race_lines", width, "ms").show(ui, |p| {
-        for (i, points) in state.history.race_series().into_iter().enumerate() {
-            let a = Algorithm::ALL[i];
-            p.line(
-                Line::new(PlotPoints::from(points))
-                    .name(a.name())
-                    .color(algorithm_color(a)),
-            );
-        }
-    });
     let (total, steps) = (state.history.race_disagreements_total, state.history.race_steps_total);
     ui.horizontal(|ui| {
         ui.strong(format!("{total} disagreements")).on_hover_text(
