@@ -99,14 +99,16 @@ pub fn draw_broad_phase(state: &AppState) {
                 box_fill(state, &b, Color::new(0.3, 0.8, 1.0, a));
                 box_outline(state, &b, 1.0, Color::new(0.3, 0.8, 1.0, 0.45));
             }
-            for (_, body) in state.world.bodies().iter() {
-                let b = body.aabb();
-                if b.overlaps(&view) && (b.max - b.min).max_element() > size * 4.0 {
-                    box_outline(state, &b, 1.5, Color::new(1.0, 0.45, 0.35, 0.8));
+            // The grid's own list of boxes too big for it, by slot: the world hands the
+            // broad phase one box per body in iteration order.
+            let bodies: Vec<_> = state.world.bodies().iter().map(|(_, b)| b.aabb()).collect();
+            for &slot in grid.oversized() {
+                if let Some(b) = bodies.get(slot as usize).filter(|b| b.overlaps(&view)) {
+                    box_outline(state, b, 1.5, Color::new(1.0, 0.45, 0.35, 0.8));
                 }
             }
             legend(format!(
-                "spatial hash: {} occupied cells of {:.2} m (darker: more boxes); red: too big for the grid",
+                "spatial hash: {} occupied cells of {:.2} m (brighter: more boxes); red: boxes too big for the grid, tested apart",
                 grid.cells().len(),
                 size
             ));
