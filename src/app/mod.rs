@@ -16,6 +16,7 @@
 //! file under `panels/`; `draw/` only reads. Nothing here is imported by the core.
 
 pub mod camera;
+pub mod debug_cache;
 pub mod draw;
 pub mod files;
 pub mod flags;
@@ -70,6 +71,8 @@ pub struct RenderOptions {
     pub debug: flags::DebugFlags,
     /// Include the egui overlay in the picture.
     pub with_ui: bool,
+    /// Print where the frames' time went (mean simulation / UI / drawing / frame) on exit.
+    pub stats: bool,
 }
 
 /// How to open the window.
@@ -105,7 +108,12 @@ without a screen use `xvfb-run collision-lab …`, or the headless commands `con
         window_height: options.window_size.1,
         high_dpi: true,
         window_resizable: true,
-        sample_count: 4,
+        // Multisampling smooths edges; software GL (no GPU, e.g. under Xvfb) pays for it
+        // per pixel, so COLLISION_LAB_MSAA=1 turns it off there.
+        sample_count: std::env::var("COLLISION_LAB_MSAA")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(4),
         ..Default::default()
     };
     let outcome = std::sync::Arc::new(std::sync::Mutex::new(Ok(())));
@@ -149,6 +157,10 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         // Closing the window with unsaved edits asks first (see FilesPanel::quit_requested).
         mq::prevent_quit();
     }
+    // Render --stats: frame times summed after the first few (shader compilation, the
+    // first egui layout) settle.
+    let mut stats = FrameStats::default();
+    let mut present_ms = 0.0;
     loop {
         if render.is_none()
             && (mq::is_quit_requested() || panels.files.quit_confirmed)
@@ -209,26 +221,44 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             }
         } else {
             state.viewport_px = (Vec2::ZERO, screen);
+            if frame == 0 {
+                // The window has its real size now.
+                state.fit_view();
+            }
         }
-        let ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
+        let mut ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
 
-        // Drawing.
+        // Drawing (the debug cache is refreshed first: drawing itself only reads).
         let draw_start = Instant::now();
+        state.update_debug_cache();
         mq::clear_background(draw::colors::BACKGROUND);
         draw::world::draw_grid(&state);
         draw::world::draw_bodies(&state);
         draw::debug::draw_debug(&state);
-        if state.debug.contacts {
-            draw::world::draw_contacts(&state);
-        }
         draw::palette::draw_tool_preview(&state);
-        if show_ui {
-            egui_macroquad::draw();
-        }
         let drawing_ms = draw_start.elapsed().as_secs_f64() * 1e3;
+        if show_ui {
+            // Tessellating and painting the overlay counts as UI time, not drawing.
+            let overlay_start = Instant::now();
+            egui_macroquad::draw();
+            ui_ms += overlay_start.elapsed().as_secs_f64() * 1e3;
+        }
 
+        let times = history::FrameTimes {
+            simulation_ms,
+            ui_ms,
+            drawing_ms,
+            present_ms,
+            frame_ms: f64::from(mq::get_frame_time()) * 1e3,
+        };
         if let Some(r) = &render {
+            if frame >= STATS_WARMUP_FRAMES {
+                stats.add(&times);
+            }
             if frame >= r.frames {
+                if r.stats {
+                    println!("{}", stats.summary(state.world.bodies().len()));
+                }
                 return save_screenshot(&r.out).map(|_| ());
             }
         } else if screenshot_requested {
@@ -238,17 +268,47 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
                 Err(e) => state.set_error(e),
             }
         }
-        state.history.push_frame(
-            started.elapsed().as_secs_f64(),
-            history::FrameTimes {
-                simulation_ms,
-                ui_ms,
-                drawing_ms,
-                frame_ms: f64::from(mq::get_frame_time()) * 1e3,
-            },
-        );
+        state.history.push_frame(started.elapsed().as_secs_f64(), times);
         frame += 1;
+        let present_start = Instant::now();
         mq::next_frame().await;
+        present_ms = present_start.elapsed().as_secs_f64() * 1e3;
+    }
+}
+
+/// Frames left out of `render --stats` (the first ones compile shaders and lay out).
+const STATS_WARMUP_FRAMES: u32 = 5;
+
+/// Sums of frame times for `render --stats`.
+#[derive(Default)]
+struct FrameStats {
+    sum: history::FrameTimes,
+    frames: u32,
+}
+
+impl FrameStats {
+    fn add(&mut self, t: &history::FrameTimes) {
+        self.sum.simulation_ms += t.simulation_ms;
+        self.sum.ui_ms += t.ui_ms;
+        self.sum.drawing_ms += t.drawing_ms;
+        self.sum.present_ms += t.present_ms;
+        self.sum.frame_ms += t.frame_ms;
+        self.frames += 1;
+    }
+
+    fn summary(&self, bodies: usize) -> String {
+        let n = f64::from(self.frames.max(1));
+        let s = &self.sum;
+        format!(
+            "{} frames, {bodies} bodies, mean ms per frame: simulation {:.2}, UI {:.2}, drawing {:.2} (building batches), present {:.2} (GL draw calls + swap), whole frame {:.2} ({:.0} FPS)",
+            self.frames,
+            s.simulation_ms / n,
+            s.ui_ms / n,
+            s.drawing_ms / n,
+            s.present_ms / n,
+            s.frame_ms / n,
+            1000.0 * n / s.frame_ms.max(1e-9)
+        )
     }
 }
 

@@ -3,6 +3,7 @@
 //! The window loop, the panels and the tools change it; drawing only reads it.
 
 use super::camera::Camera;
+use super::debug_cache::DebugCache;
 use super::flags::DebugFlags;
 use super::history::{History, StepSample};
 use super::tools::{self, ToolState};
@@ -62,6 +63,9 @@ pub struct AppState {
     pub viewport_px: (Vec2, Vec2),
     /// A right/middle drag began over the overlay (so it scrolls the panel, not the view).
     pub pan_started_in_ui: bool,
+    /// What the debug layers read besides the world (focus pair trace, Voronoi pairs,
+    /// tightness), refreshed once per frame by [`AppState::update_debug_cache`].
+    pub debug_cache: DebugCache,
 }
 
 impl AppState {
@@ -89,6 +93,7 @@ impl AppState {
             show_help: false,
             pan_started_in_ui: false,
             viewport_px: (Vec2::ZERO, screen_size_px),
+            debug_cache: DebugCache::default(),
         };
         state.fit_view();
         state
@@ -163,6 +168,15 @@ impl AppState {
         if self.selection.is_some_and(|h| !self.world.bodies().contains(h)) {
             self.selection = None;
         }
+    }
+
+    /// Refreshes what the debug layers read (the focus pair's trace, the Voronoi pairs,
+    /// the tightness labels) for the world as it is now. Called once per frame after the
+    /// steps, so that drawing only reads.
+    pub fn update_debug_cache(&mut self) {
+        let view = self.camera.visible_world();
+        self.debug_cache
+            .update(&self.world, self.selection, self.hovered, &self.debug, &view);
     }
 
     /// Switches the narrow phase live (keys 1/2/3 and the overlay).

@@ -35,6 +35,10 @@ pub struct RenderArgs {
     /// Include the overlay panels in the picture.
     #[arg(long)]
     pub ui: bool,
+    /// Print where the frame time went (simulation, UI, drawing, whole frame; means
+    /// after a few warm-up frames) when done.
+    #[arg(long)]
+    pub stats: bool,
     /// Window size in logical pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x800", value_parser = parse_size)]
     pub size: (i32, i32),
@@ -87,6 +91,7 @@ pub fn render(args: &RenderArgs) -> Result<(), CliError> {
             out: args.out.clone(),
             debug,
             with_ui: args.ui,
+            stats: args.stats,
         }),
     })
     .map_err(CliError::Window)?;

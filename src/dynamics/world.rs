@@ -231,6 +231,12 @@ impl World {
         &self.manifolds
     }
 
+    /// The broad phase as the last substep left it (sorted intervals, grid cells, tree),
+    /// read-only, for drawing its structure.
+    pub fn broad_phase(&self) -> &BroadPhase {
+        &self.scratch.broad
+    }
+
     /// Simulated time (s).
     pub fn time(&self) -> f64 {
         self.time_s

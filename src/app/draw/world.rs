@@ -6,7 +6,19 @@ use crate::dynamics::Body;
 use crate::dynamics::BodyHandle;
 use crate::geometry::Shape;
 use crate::math::Vec2;
-use macroquad::prelude::{draw_circle, draw_circle_lines, draw_line, Color};
+use macroquad::prelude::{draw_line, draw_poly, draw_poly_lines, draw_rectangle, Color};
+
+/// Bodies smaller than this on screen (px across) are drawn without an outline: at that
+/// size the outline's quads would cover the fill, and a 1000-body pile spends most of
+/// its triangles on them. The selected and hovered bodies keep theirs.
+pub const MIN_OUTLINE_BODY_PX: f32 = 8.0;
+
+/// Sides of the polygon a circle of `radius_px` is drawn as: enough that the eye sees a
+/// circle, few enough that a pile of small balls stays cheap (each side is a triangle
+/// of the fill and two of the outline).
+pub fn circle_sides(radius_px: f32) -> u8 {
+    (radius_px * 0.9).clamp(8.0, 48.0) as u8
+}
 
 /// A 1 m grid (coarser when zoomed out so lines stay at least 12 px apart) and the axes.
 pub fn draw_grid(state: &AppState) {
@@ -71,15 +83,21 @@ pub fn draw_bodies(state: &AppState) {
             colors::OUTLINE
         };
         let outline_px = if state.selection == Some(handle) { 2.5 } else { 1.2 };
+        let marked = state.selection == Some(handle) || state.hovered == Some(handle);
+        let size_px = cam.length_to_screen((aabb.max - aabb.min).max_element());
+        let outlined = marked || size_px >= MIN_OUTLINE_BODY_PX;
         let pose = body.pose();
         match body.shape() {
             Shape::Circle(c) => {
                 let center = cam.world_to_screen(pose.translation);
                 let r = cam.length_to_screen(c.radius());
-                draw_circle(center.x, center.y, r, fill);
-                draw_circle_lines(center.x, center.y, r, outline_px, outline_color);
-                let rim = cam.world_to_screen(pose.apply_point(Vec2::new(c.radius(), 0.0)));
-                draw_line(center.x, center.y, rim.x, rim.y, outline_px, outline_color);
+                let sides = circle_sides(r);
+                draw_poly(center.x, center.y, sides, r, 0.0, fill);
+                if outlined {
+                    draw_poly_lines(center.x, center.y, sides, r, 0.0, outline_px, outline_color);
+                    let rim = cam.world_to_screen(pose.apply_point(Vec2::new(c.radius(), 0.0)));
+                    draw_line(center.x, center.y, rim.x, rim.y, outline_px, outline_color);
+                }
             }
             Shape::Segment(s) => {
                 line(cam, pose.apply_point(s.a()), pose.apply_point(s.b()), 3.0, fill);
@@ -97,23 +115,44 @@ pub fn draw_bodies(state: &AppState) {
                     scratch.extend(body.shape().piece(i).vertices.iter().map(|&v| pose.apply_point(v)));
                     fill_convex(cam, &scratch, fill);
                 }
-                scratch.clear();
-                scratch.extend(p.vertices().iter().map(|&v| pose.apply_point(v)));
-                outline(cam, &scratch, outline_px, outline_color);
+                if outlined {
+                    scratch.clear();
+                    scratch.extend(p.vertices().iter().map(|&v| pose.apply_point(v)));
+                    outline(cam, &scratch, outline_px, outline_color);
+                }
             }
         }
     }
 }
 
-/// Contact points and normals of the current contacts.
+/// Contact points and normals of the current contacts. A normal is 18 px long, or
+/// shorter when the bodies are smaller than that on screen (a pile of small bodies would
+/// otherwise vanish under its normals); points are small squares (two triangles, where a
+/// round dot costs twenty — there can be thousands).
 pub fn draw_contacts(state: &AppState) {
     let cam = &state.camera;
-    let normal_len = cam.length_to_world(18.0);
+    let view = cam.visible_world();
     for m in state.world.contacts() {
+        let size_px = [m.body_a, m.body_b]
+            .iter()
+            .filter_map(|h| state.world.body(*h))
+            .map(|b| cam.length_to_screen(b.outer_reach()))
+            .fold(f32::INFINITY, f32::min);
+        let normal_px = size_px.clamp(6.0, 18.0);
+        let half = if size_px < 10.0 { 1.5 } else { 2.5 };
         for p in m.points.as_slice() {
+            if !view.contains(p.point) {
+                continue;
+            }
             let s = cam.world_to_screen(p.point);
-            draw_circle(s.x, s.y, 3.0, colors::CONTACT);
-            arrow(cam, p.point, m.normal * normal_len, 1.5, colors::NORMAL);
+            arrow(
+                cam,
+                p.point,
+                m.normal * cam.length_to_world(normal_px),
+                1.5,
+                colors::NORMAL,
+            );
+            draw_rectangle(s.x - half, s.y - half, 2.0 * half, 2.0 * half, colors::CONTACT);
         }
     }
 }

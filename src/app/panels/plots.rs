@@ -1,12 +1,255 @@
-//! Live plots: time per phase, narrow-phase time per algorithm, race mode, Nv and Np; the frame-time readout.
+//! Live plots: time per phase, narrow-phase time per algorithm, the race of the three
+//! narrow phases, Nv and Np; and the frame-time readout.
+//!
+//! The series come from [`History`](crate::app::history::History)'s pure functions
+//! (tested without a window); here they are only laid out. Every plot has a fixed
+//! height and the panel's width, so a plot never grows the scroll area it sits in.
 
+use super::super::history::{History, HISTORY_SECONDS, PHASES};
 use super::super::state::AppState;
+use crate::dynamics::DisagreementKind;
+use crate::narrow::Algorithm;
+use egui::Color32;
+use egui_plot::{Bar, BarChart, Line, Plot, PlotPoints};
 
-/// Live plots: time per phase, narrow-phase time per algorithm, race mode, Nv and Np; the frame-time readout.
+/// Height of each plot (px).
+pub const PLOT_HEIGHT: f32 = 120.0;
+
+/// The colour of each algorithm, the same in every plot.
+pub fn algorithm_color(a: Algorithm) -> Color32 {
+    match a {
+        Algorithm::NonConvexSat => Color32::from_rgb(240, 150, 60),
+        Algorithm::SatDecomposed => Color32::from_rgb(90, 180, 255),
+        Algorithm::GjkEpa => Color32::from_rgb(120, 220, 120),
+    }
+}
+
+/// The colour of each phase.
+fn phase_color(i: usize) -> Color32 {
+    const C: [Color32; 6] = [
+        Color32::from_rgb(120, 200, 255),
+        Color32::from_rgb(255, 170, 60),
+        Color32::from_rgb(230, 100, 200),
+        Color32::from_rgb(130, 220, 130),
+        Color32::from_rgb(220, 220, 90),
+        Color32::from_rgb(235, 235, 240),
+    ];
+    C[i % C.len()]
+}
+
+/// The live plots (no state of their own).
 #[derive(Default)]
 pub struct PlotsPanel {}
 
+/// A row of coloured names: the plots' key (egui_plot's own legend would cover a
+/// plot this small).
+fn key(ui: &mut egui::Ui, entries: &[(&str, Color32)]) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 10.0;
+        for (name, color) in entries {
+            ui.colored_label(*color, *name);
+        }
+    });
+}
+
+/// A plot of the panel's width and [`PLOT_HEIGHT`] over the last [`HISTORY_SECONDS`],
+/// not draggable (the panel scrolls instead).
+fn time_plot(id: &str, width: f32, unit: &str) -> Plot<'static> {
+    let unit = unit.to_string();
+    Plot::new(id.to_string())
+        .height(PLOT_HEIGHT)
+        .width(width)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+        .include_x(-HISTORY_SECONDS)
+        .include_x(0.0)
+        .include_y(0.0)
+        .y_axis_min_width(28.0)
+        .label_formatter(move |name, p| format!("{name}\n{:.1} s ago: {:.3} {unit}", -p.x, p.y))
+}
+
 impl PlotsPanel {
     /// Draws the panel.
-    pub fn ui(&mut self, _ui: &mut egui::Ui, _state: &mut AppState) {}
+    pub fn ui(&mut self, ui: &mut egui::Ui, state: &mut AppState) {
+        let width = ui.available_width().max(120.0);
+        frame_readout(ui, &state.history);
+        ui.separator();
+
+        ui.label("time per phase (ms per step, last 10 s)");
+        let names: Vec<(&str, Color32)> = PHASES.iter().enumerate().map(|(i, p)| (p.0, phase_color(i))).collect();
+        key(ui, &names);
+        time_plot("phases", width, "ms").show(ui, |p| {
+            for (i, (name, points)) in state.history.phase_series().into_iter().enumerate() {
+                let mut line = Line::new(PlotPoints::from(points)).name(name).color(phase_color(i));
+                if i == PHASES.len() - 1 {
+                    line = line.width(2.0);
+                }
+                p.line(line);
+            }
+        });
+
+        ui.label("narrow phase per algorithm (ms per step; keys 1 / 2 / 3)");
+        key(ui, &Algorithm::ALL.map(|a| (a.name(), algorithm_color(a))));
+        time_plot("narrow", width, "ms").show(ui, |p| {
+            // Runs of one algorithm share its name, so the legend lists it once.
+            for (a, points) in state.history.narrow_runs() {
+                p.line(
+                    Line::new(PlotPoints::from(points))
+                        .color(algorithm_color(a))
+                        .width(1.5)
+                        .name(a.name()),
+                );
+            }
+        });
+
+        race_section(ui, state, width);
+
+        ui.label("narrow-phase work per step");
+        key(
+            ui,
+            &[
+                ("Nv: volume tests", Color32::from_rgb(120, 200, 255)),
+                ("Np: primitive tests", Color32::from_rgb(255, 150, 90)),
+            ],
+        );
+        time_plot("work", width, "").show(ui, |p| {
+            p.line(
+                Line::new(PlotPoints::from(state.history.series(|s| s.nv as f64)))
+                    .name("Nv")
+                    .color(Color32::from_rgb(120, 200, 255)),
+            );
+            p.line(
+                Line::new(PlotPoints::from(state.history.series(|s| s.np as f64)))
+                    .name("Np")
+                    .color(Color32::from_rgb(255, 150, 90)),
+            );
+        });
+    }
+}
+
+/// Simulation / UI / drawing / whole frame, mean over the last second, and FPS.
+fn frame_readout(ui: &mut egui::Ui, history: &History) {
+    let f = history.recent_frame_mean();
+    let fps = if f.frame_ms > 0.0 { 1000.0 / f.frame_ms } else { 0.0 };
+    ui.horizontal(|ui| {
+        ui.strong(format!("{fps:.0} FPS"));
+        ui.label(format!("frame {:.1} ms", f.frame_ms));
+    })
+    .response
+    .on_hover_text("Means over the last second of wall time. Drawing builds the batches; present is the previous frame's GL draw calls and buffer swap (waiting for vsync, or rasterising on a software renderer).");
+    egui::Grid::new("frame_split").num_columns(4).show(ui, |ui| {
+        for (name, ms) in [
+            ("simulation", f.simulation_ms),
+            ("UI", f.ui_ms),
+            ("drawing", f.drawing_ms),
+            ("present", f.present_ms),
+        ] {
+            ui.label(name);
+            ui.monospace(format!("{ms:6.2} ms"));
+            let share = if f.frame_ms > 0.0 {
+                (ms / f.frame_ms) as f32
+            } else {
+                0.0
+            };
+            ui.add(egui::ProgressBar::new(share.clamp(0.0, 1.0)).desired_width(80.0));
+            ui.end_row();
+        }
+    });
+}
+
+/// Race mode: the three algorithms on the same pairs, and how often they disagree.
+fn race_section(ui: &mut egui::Ui, state: &mut AppState, width: f32) {
+    let racing = state.world.settings().race;
+    ui.horizontal(|ui| {
+        ui.label("race: the three narrow phases on the same pairs");
+        let mut race = racing;
+        if ui
+            .checkbox(&mut race, "on")
+            .on_hover_text(
+                "Every step also runs the other two algorithms on the same candidate pairs and compares their answers.",
+            )
+            .changed()
+        {
+            state.world.settings_mut().race = race;
+            state.history.reset_race_counters();
+        }
+    });
+    if !racing && state.history.race_steps_total == 0 {
+        return;
+    }
+    ui.weak("seed 000's comparison, live: time per step on the same pairs, mean over the last second");
+    let mean = state.history.race_mean(1.0);
+    let plot = Plot::new("race_bars")
+        .height(PLOT_HEIGHT * 0.75)
+        .width(width)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .include_y(0.0)
+        .show_x(false)
+        .y_axis_min_width(28.0)
+        .x_axis_formatter(|mark, _| {
+            Algorithm::ALL
+                .get(mark.value.round() as usize)
+                .filter(|_| (mark.value - mark.value.round()).abs() < 1e-6)
+                .map_or(String::new(), |a| a.name().to_string())
+        });
+    plot.show(ui, |p| {
+        if let Some(m) = mean {
+            let bars = Algorithm::ALL
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    Bar::new(i as f64, m[i])
+                        .name(format!("{}: {:.3} ms", a.name(), m[i]))
+                        .fill(algorithm_color(*a))
+                        .width(0.6)
+                })
+                .collect();
+            p.bar_chart(BarChart::new(bars));
+        }
+    });
+    if let Some(m) = mean {
+        let fastest = m.iter().copied().fold(f64::INFINITY, f64::min).max(1e-9);
+        ui.horizontal_wrapped(|ui| {
+            for (i, a) in Algorithm::ALL.iter().enumerate() {
+                ui.colored_label(
+                    algorithm_color(*a),
+                    format!("{} {:.3} ms ({:.1}×)", a.name(), m[i], m[i] / fastest),
+                );
+            }
+        });
+    }
+    let (total, steps) = (state.history.race_disagreements_total, state.history.race_steps_total);
+    ui.horizontal(|ui| {
+        ui.strong(format!("{total} disagreements")).on_hover_text(
+            "Pairs on which another algorithm's answer differs from the chosen one's, summed over the raced steps.",
+        );
+        ui.label(format!("in {steps} steps"));
+        if ui.small_button("reset").clicked() {
+            state.history.reset_race_counters();
+        }
+    });
+    let h = &state.history;
+    ui.label(
+        DisagreementKind::ALL
+            .iter()
+            .zip(h.race_by_kind_total)
+            .map(|(k, n)| format!("{}: {n}", k.name()))
+            .collect::<Vec<_>>()
+            .join(" · "),
+    );
+    ui.label(
+        Algorithm::ALL
+            .iter()
+            .zip(h.race_by_other_total)
+            .filter(|(a, _)| **a != state.world.settings().narrow_phase)
+            .map(|(a, n)| format!("{} disagrees {n}×", a.name()))
+            .collect::<Vec<_>>()
+            .join(" · "),
+    );
 }
