@@ -174,6 +174,14 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
 
         // Input (egui's wishes are those of the previous frame's layout, as egui expects).
         let mut input: FrameInput = input::gather(ui_wants.0, ui_wants.1);
+        // egui's answer is a frame old: a cursor that moved onto a panel and scrolled in
+        // the same frame would zoom the world. The free viewport of this frame's layout
+        // settles it for the side panels (floating windows still rely on egui).
+        let (view_lo, view_hi) = state.viewport_px;
+        let m = input.mouse_px;
+        if show_ui_in(&render) && !(m.x >= view_lo.x && m.y >= view_lo.y && m.x < view_hi.x && m.y < view_hi.y) {
+            input.ui_wants_pointer = true;
+        }
         input.dropped_files = mq::get_dropped_files().into_iter().filter_map(|f| f.path).collect();
         let mut screenshot_requested = false;
         if render.is_none() {
@@ -310,6 +318,11 @@ impl FrameStats {
             1000.0 * n / s.frame_ms.max(1e-9)
         )
     }
+}
+
+/// Whether this run draws the overlay (always, but for a render without `--ui`).
+fn show_ui_in(render: &Option<RenderOptions>) -> bool {
+    render.as_ref().is_none_or(|r| r.with_ui)
 }
 
 /// Writes what the window shows now to `path`.

@@ -219,10 +219,25 @@ fn draw_axes_header(state: &AppState, focus: &FocusPair, drawn: usize) {
         palette::TEXT,
     );
     if total == 0 {
+        let is_circle = |h| {
+            state
+                .world
+                .body(h)
+                .is_some_and(|b| matches!(b.shape(), crate::geometry::Shape::Circle(_)))
+        };
+        let culled = focus
+            .trace
+            .steps
+            .iter()
+            .any(|s| matches!(s, crate::narrow::trace::TraceStep::BoundsTest { overlap: false, .. }));
         let why = if focus.voronoi().is_some() {
             "no edge axes: a circle meets a polygon by Voronoi regions (voronoi layer)"
-        } else {
+        } else if is_circle(focus.choice.a) && is_circle(focus.choice.b) {
             "no axes: two circles meet along the line between their centres"
+        } else if culled {
+            "no axes: the pieces' bounding boxes are apart, so no piece pair reached SAT"
+        } else {
+            "no axes were tested for this pair"
         };
         line(why, with_alpha(palette::TEXT, 0.8));
         return;
