@@ -1,13 +1,15 @@
 //! Simple polygons, convex or not: validation, normalisation and cached geometry.
 
 use super::convex::{edge_normals, ConvexPolygon, ConvexView};
+use super::edge_tree::EdgeTree;
 use crate::bounds::Aabb;
 use crate::math::{cross, Vec2};
 
 /// A simple polygon (convex or not) in its local frame, validated and normalised:
 /// counter-clockwise, no duplicate or collinear vertices, at least three vertices,
 /// non-zero area, no self-intersection. Convexity and a convex decomposition are
-/// computed once, here, and cached.
+/// computed once, here, and cached, with two bounding-volume trees (seed 002): one over
+/// the edges, one over the convex pieces (see [`EdgeTree`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Polygon {
     vertices: Vec<Vec2>,
@@ -15,6 +17,8 @@ pub struct Polygon {
     convex: bool,
     pieces: Vec<ConvexPolygon>,
     local_aabb: Aabb,
+    edge_tree: EdgeTree,
+    piece_tree: EdgeTree,
 }
 
 /// Why a list of points is not a usable polygon. Vertex and edge indices refer to the
@@ -86,12 +90,19 @@ impl Polygon {
                 .collect()
         };
         let local_aabb = Aabb::from_points(&vertices);
+        // Both trees are cheap next to the decomposition (O(n log n) against ear
+        // clipping's O(n²)), so every polygon has them and the narrow phase decides per
+        // query whether descending them pays (`NarrowConfig::edge_tree`).
+        let edge_tree = EdgeTree::over_edges(&vertices);
+        let piece_tree = EdgeTree::over_boxes(pieces.iter().map(|p| Aabb::from_points(p.vertices())).collect());
         Polygon {
             vertices,
             normals,
             convex,
             pieces,
             local_aabb,
+            edge_tree,
+            piece_tree,
         }
     }
 
@@ -118,6 +129,16 @@ impl Polygon {
     /// Local-frame axis-aligned bounding box.
     pub fn local_aabb(&self) -> Aabb {
         self.local_aabb
+    }
+
+    /// The bounding-volume tree over the edges (edge i: vertex i to vertex i + 1).
+    pub fn edge_tree(&self) -> &EdgeTree {
+        &self.edge_tree
+    }
+
+    /// The bounding-volume tree over the convex pieces (item i: [`Polygon::pieces`]\[i\]).
+    pub fn piece_tree(&self) -> &EdgeTree {
+        &self.piece_tree
     }
 
     /// The whole polygon as a view (only convex queries are exact on it; the

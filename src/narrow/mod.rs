@@ -30,6 +30,7 @@ mod compound;
 mod contact;
 mod epa;
 pub mod exact;
+pub mod exact_distance;
 mod gjk;
 mod minkowski;
 mod sat;
@@ -126,6 +127,49 @@ pub struct NarrowConfig {
     /// GJK's first search direction (world frame); `None` uses the centre-to-centre
     /// direction.
     pub gjk_initial_direction: Option<Vec2>,
+    /// When NonConvexSat projects through the polygons' edge trees instead of over every
+    /// vertex (same answer either way; see `geometry::edge_tree`).
+    pub edge_tree: EdgeTreePolicy,
+}
+
+/// Polygons with at least this many vertices project through their edge tree under
+/// [`EdgeTreePolicy::Auto`]'s default. Measured with `collision-lab bench --big-curve`
+/// (README, "Reproducing the paper's Fig. 3"): below it the brute-force loop, four
+/// independent chains wide, beats the tree's descent.
+pub const EDGE_TREE_MIN_VERTICES: u32 = 64;
+
+/// Whether a query descends the polygons' bounding-volume trees (seed 002) or scans every
+/// vertex. The answers are identical; only the time differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EdgeTreePolicy {
+    /// Use the tree of each polygon with at least `min_vertices` vertices.
+    Auto {
+        /// The vertex count from which the tree is used.
+        min_vertices: u32,
+    },
+    /// Always use the trees (tests and benchmarks).
+    Always,
+    /// Never use them (the paper's algorithm as written).
+    Never,
+}
+
+impl Default for EdgeTreePolicy {
+    fn default() -> Self {
+        EdgeTreePolicy::Auto {
+            min_vertices: EDGE_TREE_MIN_VERTICES,
+        }
+    }
+}
+
+impl EdgeTreePolicy {
+    /// Whether a polygon of `vertex_count` vertices goes through its tree.
+    pub fn uses_tree(self, vertex_count: usize) -> bool {
+        match self {
+            EdgeTreePolicy::Auto { min_vertices } => vertex_count >= min_vertices as usize,
+            EdgeTreePolicy::Always => true,
+            EdgeTreePolicy::Never => false,
+        }
+    }
 }
 
 impl Default for NarrowConfig {
@@ -138,6 +182,7 @@ impl Default for NarrowConfig {
             epa_max_iterations: 64,
             epa_epsilon: 1e-6,
             gjk_initial_direction: None,
+            edge_tree: EdgeTreePolicy::default(),
         }
     }
 }
