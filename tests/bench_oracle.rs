@@ -180,7 +180,7 @@ fn placement_reaches_the_target_distance() {
                 };
                 assert!((d - target * size).abs() < 1e-4 * size, "{family} at {target}: {d}");
                 let check = signed_distance(&a, &pose_a, &b, &pose_b);
-                assert_eq!(check, d);
+                assert!((check - d).abs() <= 1e-6, "{check} vs {d}");
                 placed += 1;
                 if placed == 3 {
                     break;

@@ -3,6 +3,7 @@
 //! Exit status: 0 on success (help included), 1 on any error, the message on stderr.
 //! A closed stdout (`collision-lab contacts … | head`) is not an error.
 
+mod bench;
 mod contacts;
 mod run;
 
@@ -21,7 +22,8 @@ algorithms (NonConvexSat, SatDecomposed, GjkEpa).\n\n\
 Run without a command, Collision Lab will open the interactive sandbox. The sandbox \
 window is not part of this version yet, so for now it prints this help.",
     after_help = "Examples:\n  collision-lab contacts scenes/convex_pairs.ron --algorithm GjkEpa\n  \
-collision-lab run scenes/default.ron --steps 600 --race"
+collision-lab run scenes/default.ron --steps 600 --race\n  \
+collision-lab bench --quick --out-dir bench"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,6 +37,10 @@ enum Command {
     /// Simulate a scene headless and print the time per phase, the work counters and the
     /// final state hash
     Run(run::RunArgs),
+    /// Reproduce seed 000's Fig. 3 (NonConvexSat against SAT and GJK/EPA over a convex
+    /// decomposition, and parry2d) on shape families at fixed distances, with accuracy
+    /// against an exact oracle; Markdown on stdout, CSV and SVG files
+    Bench(bench::BenchArgs),
 }
 
 /// Why a command failed.
@@ -47,6 +53,9 @@ enum CliError {
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Output(#[from] std::io::Error),
+    /// The benchmark could not build a shape or draw a chart.
+    #[error("bench: {0}")]
+    Bench(String),
 }
 
 impl From<SceneError> for CliError {
@@ -73,6 +82,7 @@ pub fn main() -> ExitCode {
         None => Cli::command().print_long_help().map_err(CliError::from),
         Some(Command::Contacts(args)) => contacts::run(&args),
         Some(Command::Run(args)) => run::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -199,12 +199,13 @@ pub fn exact_penetration(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> 
     exact_penetration_within(a, pose_a, b, pose_b, f32::INFINITY)
 }
 
-/// [`exact_penetration`] looking only at the pieces' Minkowski differences M_ij whose
-/// boxes come within `radius` metres of the origin. When the true depth is at most
-/// `radius` the answer is the same: the nearest boundary point p of the union has
-/// |p| ≤ radius, every M_ij that holds p or the origin meets that disk, and a candidate
-/// inside the disk that no M_ij meeting the disk holds is held by none (see
-/// `exact_distance.rs`, which supplies a proven upper bound for `radius`).
+/// [`exact_penetration`] looking only within `radius` metres of the origin of A − B:
+/// at the pieces' Minkowski differences M_ij whose boxes come that near, and at
+/// boundary candidates that near. When the true depth is at most `radius` the answer is
+/// the same: the nearest boundary point p of the union has |p| ≤ radius, every M_ij that
+/// holds p or the origin meets that disk, and a candidate inside the disk that no M_ij
+/// meeting the disk holds is held by none. `None` when they do not overlap or the depth
+/// exceeds `radius` ([`penetration_search`] tells the two apart).
 pub fn exact_penetration_within(
     a: &Shape,
     pose_a: &Pose,
@@ -212,8 +213,29 @@ pub fn exact_penetration_within(
     pose_b: &Pose,
     radius: f32,
 ) -> Option<ExactPenetration> {
+    match penetration_search(a, pose_a, b, pose_b, radius) {
+        PenetrationSearch::Found(p) => Some(p),
+        _ => None,
+    }
+}
+
+/// What [`penetration_search`] found within its radius.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PenetrationSearch {
+    /// The origin is not strictly inside A − B: no penetration (or circles).
+    Outside,
+    /// They overlap deeper than the radius.
+    Deeper,
+    /// The exact penetration (depth ≤ radius).
+    Found(ExactPenetration),
+}
+
+/// The search behind [`exact_penetration_within`], telling "no overlap" from "deeper
+/// than `radius`".
+pub fn penetration_search(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, radius: f32) -> PenetrationSearch {
+    use PenetrationSearch::{Deeper, Found, Outside};
     if matches!(a, Shape::Circle(_)) || matches!(b, Shape::Circle(_)) {
-        return None;
+        return Outside;
     }
     let scale = super::query_scale(a, pose_a, b, pose_b);
     let tol = 16.0 * f32::EPSILON * scale;
@@ -252,13 +274,23 @@ pub fn exact_penetration_within(
         })
     };
     if !hulls.iter().any(|h| strictly_inside(Vec2::ZERO, h)) {
-        return None;
+        return Outside;
     }
+    // Within a finite radius only edges that come that near the origin can give a
+    // candidate that near (for an infinite radius: every edge, the brute force).
+    let reach = radius + tol;
+    let near_origin = |p0: Vec2, p1: Vec2| {
+        let e = p1 - p0;
+        let t = (-p0.dot(e) / e.length_squared().max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
+        (p0 + e * t).length() <= reach
+    };
     let edges: Vec<(usize, Vec2, Vec2)> = hulls
         .iter()
         .enumerate()
         .flat_map(|(k, h)| (0..h.len()).map(move |i| (k, h[i], h[(i + 1) % h.len()])))
+        .filter(|&(_, p0, p1)| radius.is_infinite() || near_origin(p0, p1))
         .collect();
+    let hull_boxes: Vec<Aabb> = hulls.iter().map(|h| Aabb::from_points(h)).collect();
     let mut candidates: Vec<Vec2> = Vec::new();
     for &(_, p0, p1) in &edges {
         candidates.push(p0);
@@ -285,13 +317,21 @@ pub fn exact_penetration_within(
             }
         }
     }
+    candidates.retain(|p| p.length() <= reach);
     candidates.sort_by(|p, q| p.length_squared().total_cmp(&q.length_squared()));
-    let p = candidates
-        .into_iter()
-        .find(|&p| !hulls.iter().any(|h| strictly_inside(p, h)))?;
+    // A hull can only hold a point its box holds.
+    let held = |p: Vec2| {
+        hulls
+            .iter()
+            .zip(&hull_boxes)
+            .any(|(h, bb)| bb.contains(p) && strictly_inside(p, h))
+    };
+    let Some(p) = candidates.into_iter().find(|&p| !held(p)) else {
+        return Deeper;
+    };
     let depth = p.length();
     // The MTV is −p; the normal from A to B is p's direction.
-    Some(ExactPenetration {
+    Found(ExactPenetration {
         normal: p / depth.max(f32::MIN_POSITIVE),
         depth,
     })
