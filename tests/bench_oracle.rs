@@ -166,7 +166,7 @@ fn placement_reaches_the_target_distance() {
             let mut placed = 0;
             for _ in 0..20 {
                 let pose_a = Pose::new(Vec2::ZERO, rng.range_f32(-3.1, 3.1));
-                let dir = Vec2::from_angle(rng.range_f32(0.0, 6.28));
+                let dir = Vec2::from_angle(rng.range_f32(0.0, std::f32::consts::TAU));
                 let Some((pose_b, d)) = place_at_distance(
                     &a,
                     &pose_a,

@@ -17,8 +17,16 @@ pub struct Polygon {
     convex: bool,
     pieces: Vec<ConvexPolygon>,
     local_aabb: Aabb,
-    edge_tree: EdgeTree,
-    piece_tree: EdgeTree,
+    /// Boxed: the trees would otherwise make every `Shape` as large as a polygon with
+    /// them inline.
+    trees: Box<PolygonTrees>,
+}
+
+/// The two bounding-volume trees of a polygon.
+#[derive(Clone, Debug, PartialEq)]
+struct PolygonTrees {
+    edges: EdgeTree,
+    pieces: EdgeTree,
 }
 
 /// Why a list of points is not a usable polygon. Vertex and edge indices refer to the
@@ -101,8 +109,10 @@ impl Polygon {
             convex,
             pieces,
             local_aabb,
-            edge_tree,
-            piece_tree,
+            trees: Box::new(PolygonTrees {
+                edges: edge_tree,
+                pieces: piece_tree,
+            }),
         }
     }
 
@@ -133,12 +143,12 @@ impl Polygon {
 
     /// The bounding-volume tree over the edges (edge i: vertex i to vertex i + 1).
     pub fn edge_tree(&self) -> &EdgeTree {
-        &self.edge_tree
+        &self.trees.edges
     }
 
     /// The bounding-volume tree over the convex pieces (item i: [`Polygon::pieces`]\[i\]).
     pub fn piece_tree(&self) -> &EdgeTree {
-        &self.piece_tree
+        &self.trees.pieces
     }
 
     /// The whole polygon as a view (only convex queries are exact on it; the

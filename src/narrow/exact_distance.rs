@@ -124,15 +124,14 @@ pub fn outline_distance(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> f
     let edges_a = if na == 2 { 1 } else { na };
     let edges_b = if nb == 2 { 1 } else { nb };
     // The trees are in each shape's local frame; distances of items are measured in A's.
-    let d = ta.min_item_distance(&Pose::default(), &tb, &xf_ab, |i, j| {
+    ta.min_item_distance(&Pose::default(), &tb, &xf_ab, |i, j| {
         if i >= edges_a || j >= edges_b {
             return f32::INFINITY;
         }
         let (p0, p1) = (va[i].as_dvec2(), va[(i + 1) % na].as_dvec2());
         let (q0, q1) = (b_in_a(vb[j]), b_in_a(vb[(j + 1) % nb]));
         segment_distance(p0, p1, q0, q1) as f32
-    });
-    d
+    })
 }
 
 /// Signed distance of A and B: minus the exact penetration depth when they overlap, the

@@ -33,31 +33,31 @@ const MAX_PREDICTED_NS: f64 = 4e9;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Query {
     /// NonConvexSat over every vertex.
-    SatNoTree,
+    SatAllVertices,
     /// NonConvexSat through the edge trees.
-    SatTree,
+    SatEdgeTree,
     /// Exact overlap clipping every piece pair.
-    OverlapNoTree,
+    OverlapAllPairs,
     /// Exact overlap clipping the piece pairs the piece trees find.
-    OverlapTree,
+    OverlapPieceTree,
 }
 
 impl Query {
     /// Every query, in table order.
     pub const ALL: [Query; 4] = [
-        Query::SatNoTree,
-        Query::SatTree,
-        Query::OverlapNoTree,
-        Query::OverlapTree,
+        Query::SatAllVertices,
+        Query::SatEdgeTree,
+        Query::OverlapAllPairs,
+        Query::OverlapPieceTree,
     ];
 
     /// Label in tables and the chart.
     pub fn name(self) -> &'static str {
         match self {
-            Query::SatNoTree => "NonConvexSat, no tree",
-            Query::SatTree => "NonConvexSat, edge tree",
-            Query::OverlapNoTree => "exact overlap, all piece pairs",
-            Query::OverlapTree => "exact overlap, piece tree",
+            Query::SatAllVertices => "NonConvexSat, no tree",
+            Query::SatEdgeTree => "NonConvexSat, edge tree",
+            Query::OverlapAllPairs => "exact overlap, all piece pairs",
+            Query::OverlapPieceTree => "exact overlap, piece tree",
         }
     }
 
@@ -72,10 +72,10 @@ impl Query {
             (c.intersect, c.depth)
         };
         match self {
-            Query::SatNoTree => sat(EdgeTreePolicy::Never),
-            Query::SatTree => sat(EdgeTreePolicy::Always),
-            Query::OverlapNoTree => (polygons_overlap_with(a, pa, b, pb, EdgeTreePolicy::Never), 0.0),
-            Query::OverlapTree => (polygons_overlap_with(a, pa, b, pb, EdgeTreePolicy::Always), 0.0),
+            Query::SatAllVertices => sat(EdgeTreePolicy::Never),
+            Query::SatEdgeTree => sat(EdgeTreePolicy::Always),
+            Query::OverlapAllPairs => (polygons_overlap_with(a, pa, b, pb, EdgeTreePolicy::Never), 0.0),
+            Query::OverlapPieceTree => (polygons_overlap_with(a, pa, b, pb, EdgeTreePolicy::Always), 0.0),
         }
     }
 }
@@ -217,8 +217,8 @@ pub fn markdown(points: &[Point]) -> String {
         let _ = writeln!(
             md,
             " {} | {} | {} |",
-            ratio(get(Query::SatNoTree), get(Query::SatTree)),
-            ratio(get(Query::OverlapNoTree), get(Query::OverlapTree)),
+            ratio(get(Query::SatAllVertices), get(Query::SatEdgeTree)),
+            ratio(get(Query::OverlapAllPairs), get(Query::OverlapPieceTree)),
             if same { "yes" } else { "NO" }
         );
     }

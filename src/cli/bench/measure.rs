@@ -116,7 +116,10 @@ impl ParryShapes {
                     let parts = (0..s.piece_count())
                         .filter_map(|i| {
                             let points: Vec<_> = s.piece(i).vertices.iter().map(|&v| to_parry(v)).collect();
-                            SharedShape::convex_polyline(points).map(|p| (parry2d::math::Pose::IDENTITY, p))
+                            // Unmodified: parry's default drops vertices whose edges
+                            // turn by less than ~1°, and a 256-gon's all do.
+                            parry2d::shape::ConvexPolygon::from_convex_polyline_unmodified(points)
+                                .map(|p| (parry2d::math::Pose::IDENTITY, SharedShape::new(p)))
                         })
                         .collect();
                     SharedShape::compound(parts)
