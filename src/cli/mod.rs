@@ -3,6 +3,7 @@
 //! Exit status: 0 on success (help included), 1 on any error, the message on stderr.
 //! A closed stdout (`collision-lab contacts … | head`) is not an error.
 
+mod bench;
 mod contacts;
 mod run;
 #[cfg(feature = "sandbox")]
@@ -29,7 +30,8 @@ sandbox window.",
 collision-lab scenes/pool.ron\n  \
 collision-lab render scenes/default.ron --frames 120 --out shot.png --debug contacts,aabb\n  \
 collision-lab contacts scenes/convex_pairs.ron --algorithm GjkEpa\n  \
-collision-lab run scenes/default.ron --steps 600 --race"
+collision-lab run scenes/default.ron --steps 600 --race\n  \
+collision-lab bench --quick --out-dir bench"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -51,6 +53,10 @@ enum Command {
     /// Open the window, run a scene for some frames, save a screenshot (PNG) and exit
     #[cfg(feature = "sandbox")]
     Render(window::RenderArgs),
+    /// Reproduce seed 000's Fig. 3 (NonConvexSat against SAT and GJK/EPA over a convex
+    /// decomposition, and parry2d) on shape families at fixed distances, with accuracy
+    /// against an exact oracle; Markdown on stdout, CSV and SVG files
+    Bench(bench::BenchArgs),
 }
 
 /// Why a command failed.
@@ -67,6 +73,9 @@ enum CliError {
     #[cfg_attr(not(feature = "sandbox"), allow(dead_code))]
     #[error("{0}")]
     Window(String),
+    /// The benchmark could not build a shape or draw a chart.
+    #[error("bench: {0}")]
+    Bench(String),
 }
 
 impl From<SceneError> for CliError {
@@ -103,6 +112,7 @@ pub fn main() -> ExitCode {
         Some(Command::Render(args)) => window::render(&args),
         Some(Command::Contacts(args)) => contacts::run(&args),
         Some(Command::Run(args)) => run::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

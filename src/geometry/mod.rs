@@ -7,10 +7,14 @@
 //!
 //! Building a polygon validates and normalises it (see [`Polygon::new`]) and caches what
 //! every query needs: outward normals, convexity, a convex decomposition
-//! ([`decompose`]), and the local bounding box. Mass properties live in [`mass`].
+//! ([`decompose`]), the local bounding box and bounding-volume trees over the edges and
+//! the pieces ([`edge_tree`]). Mass properties live in [`mass`]. Test and benchmark
+//! shapes at any vertex count come from [`families`].
 
 mod convex;
 pub mod decompose;
+pub mod edge_tree;
+pub mod families;
 pub mod mass;
 mod polygon;
 pub(crate) mod predicates;
@@ -18,6 +22,8 @@ mod shape;
 mod validate;
 
 pub use convex::{ConvexPolygon, ConvexView};
+pub use edge_tree::EdgeTree;
+pub use families::Family;
 pub use mass::MassProperties;
 pub use polygon::{Polygon, PolygonError};
 pub use shape::{Circle, Segment, Shape, ShapeError, ShapeKind};

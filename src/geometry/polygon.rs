@@ -1,13 +1,15 @@
 //! Simple polygons, convex or not: validation, normalisation and cached geometry.
 
 use super::convex::{edge_normals, ConvexPolygon, ConvexView};
+use super::edge_tree::EdgeTree;
 use crate::bounds::Aabb;
 use crate::math::{cross, Vec2};
 
 /// A simple polygon (convex or not) in its local frame, validated and normalised:
 /// counter-clockwise, no duplicate or collinear vertices, at least three vertices,
 /// non-zero area, no self-intersection. Convexity and a convex decomposition are
-/// computed once, here, and cached.
+/// computed once, here, and cached, with two bounding-volume trees (seed 002): one over
+/// the edges, one over the convex pieces (see [`EdgeTree`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Polygon {
     vertices: Vec<Vec2>,
@@ -15,6 +17,16 @@ pub struct Polygon {
     convex: bool,
     pieces: Vec<ConvexPolygon>,
     local_aabb: Aabb,
+    /// Boxed: the trees would otherwise make every `Shape` as large as a polygon with
+    /// them inline.
+    trees: Box<PolygonTrees>,
+}
+
+/// The two bounding-volume trees of a polygon.
+#[derive(Clone, Debug, PartialEq)]
+struct PolygonTrees {
+    edges: EdgeTree,
+    pieces: EdgeTree,
 }
 
 /// Why a list of points is not a usable polygon. Vertex and edge indices refer to the
@@ -86,12 +98,21 @@ impl Polygon {
                 .collect()
         };
         let local_aabb = Aabb::from_points(&vertices);
+        // Both trees are cheap next to the decomposition (O(n log n) against ear
+        // clipping's O(n²)), so every polygon has them and the narrow phase decides per
+        // query whether descending them pays (`NarrowConfig::edge_tree`).
+        let edge_tree = EdgeTree::over_edges(&vertices);
+        let piece_tree = EdgeTree::over_boxes(pieces.iter().map(|p| Aabb::from_points(p.vertices())).collect());
         Polygon {
             vertices,
             normals,
             convex,
             pieces,
             local_aabb,
+            trees: Box::new(PolygonTrees {
+                edges: edge_tree,
+                pieces: piece_tree,
+            }),
         }
     }
 
@@ -118,6 +139,16 @@ impl Polygon {
     /// Local-frame axis-aligned bounding box.
     pub fn local_aabb(&self) -> Aabb {
         self.local_aabb
+    }
+
+    /// The bounding-volume tree over the edges (edge i: vertex i to vertex i + 1).
+    pub fn edge_tree(&self) -> &EdgeTree {
+        &self.trees.edges
+    }
+
+    /// The bounding-volume tree over the convex pieces (item i: [`Polygon::pieces`]\[i\]).
+    pub fn piece_tree(&self) -> &EdgeTree {
+        &self.trees.pieces
     }
 
     /// The whole polygon as a view (only convex queries are exact on it; the

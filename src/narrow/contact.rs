@@ -106,6 +106,9 @@ pub struct Work {
     pub gjk_iterations: u32,
     /// EPA iterations.
     pub epa_iterations: u32,
+    /// Vertices projected on an axis or scanned for a support point: the vertex-level
+    /// work behind the benchmark's cost fit (`collision-lab bench`).
+    pub vertices_scanned: u32,
 }
 
 impl Work {
@@ -119,6 +122,7 @@ impl Work {
         self.support_calls += other.support_calls;
         self.gjk_iterations += other.gjk_iterations;
         self.epa_iterations += other.epa_iterations;
+        self.vertices_scanned += other.vertices_scanned;
     }
 }
 

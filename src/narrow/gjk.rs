@@ -95,6 +95,7 @@ impl GjkInput<'_> {
         let index_a = self.a.support_index(self.pose_a.apply_inv_vector(world_direction));
         let index_b = self.b.support_index(self.pose_b.apply_inv_vector(-world_direction));
         work.support_calls += 2;
+        work.vertices_scanned += (self.a.vertices.len() + self.b.vertices.len()) as u32;
         let a = self.pose_a.apply_point(local_vertex(&self.a, index_a));
         let b = self.pose_b.apply_point(local_vertex(&self.b, index_b));
         SupportPoint {

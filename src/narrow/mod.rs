@@ -30,6 +30,7 @@ mod compound;
 mod contact;
 mod epa;
 pub mod exact;
+pub mod exact_distance;
 mod gjk;
 mod minkowski;
 mod sat;
@@ -131,6 +132,52 @@ pub struct NarrowConfig {
     /// GJK's distance and SAT's separating axis are shown for shapes whose boxes are
     /// apart too.
     pub cull_by_bounds: bool,
+    /// When NonConvexSat projects through the polygons' edge trees instead of over every
+    /// vertex (same answer either way; see `geometry::edge_tree`).
+    pub edge_tree: EdgeTreePolicy,
+}
+
+/// Polygons with at least this many vertices project through their edge tree under
+/// [`EdgeTreePolicy::Auto`]'s default. Measured with `collision-lab bench --big-curve`
+/// (README, "Reproducing the paper's Fig. 3"): below a few thousand vertices the
+/// brute-force loop, four independent chains wide, beats the tree's descent (3x at 64
+/// vertices). At 5000 the tree is 2.7x faster on a coastline and 0.8x on a gear, whose
+/// vertices all lie near one circle so that box corners prune little; at 10,000, 6x and
+/// 1.0x.
+pub const EDGE_TREE_MIN_VERTICES: u32 = 5000;
+
+/// Whether a query descends the polygons' bounding-volume trees (seed 002) or scans every
+/// vertex. The answers are identical; only the time differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EdgeTreePolicy {
+    /// Use the tree of each polygon with at least `min_vertices` vertices.
+    Auto {
+        /// The vertex count from which the tree is used.
+        min_vertices: u32,
+    },
+    /// Always use the trees (tests and benchmarks).
+    Always,
+    /// Never use them (the paper's algorithm as written).
+    Never,
+}
+
+impl Default for EdgeTreePolicy {
+    fn default() -> Self {
+        EdgeTreePolicy::Auto {
+            min_vertices: EDGE_TREE_MIN_VERTICES,
+        }
+    }
+}
+
+impl EdgeTreePolicy {
+    /// Whether a polygon of `vertex_count` vertices goes through its tree.
+    pub fn uses_tree(self, vertex_count: usize) -> bool {
+        match self {
+            EdgeTreePolicy::Auto { min_vertices } => vertex_count >= min_vertices as usize,
+            EdgeTreePolicy::Always => true,
+            EdgeTreePolicy::Never => false,
+        }
+    }
 }
 
 impl Default for NarrowConfig {
@@ -144,6 +191,7 @@ impl Default for NarrowConfig {
             epa_epsilon: 1e-6,
             gjk_initial_direction: None,
             cull_by_bounds: true,
+            edge_tree: EdgeTreePolicy::default(),
         }
     }
 }

@@ -94,6 +94,7 @@ pub(crate) fn penetration_sat(
             let ib = (ib.0 + offset_b, ib.1 + offset_b);
             let gap = interval_gap(ia, ib);
             work.axes_tested += 1;
+            work.vertices_scanned += (a.vertices.len() + b.vertices.len()) as u32;
             let new_minimum = gap > best_gap;
             if new_minimum {
                 best_gap = gap;

@@ -169,6 +169,7 @@ impl KnobsDef {
                 .map(Into::into)
                 .or(base.gjk_initial_direction),
             cull_by_bounds: self.cull_by_bounds.unwrap_or(base.cull_by_bounds),
+            edge_tree: base.edge_tree,
         }
     }
 }

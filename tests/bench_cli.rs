@@ -1,0 +1,81 @@
+//! `collision-lab bench` runs end to end on a tiny workload and writes a well-formed
+//! Markdown table, CSV and SVG. No timing is asserted: only that the numbers exist.
+
+use std::process::Command;
+
+#[test]
+fn bench_quick_writes_table_csv_and_svg() {
+    let dir = std::env::temp_dir().join(format!("collision-lab-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_collision-lab"))
+        .args([
+            "bench",
+            "--quick",
+            "--families",
+            "comb",
+            "--vertices",
+            "8,16",
+            "--pairs",
+            "2",
+        ])
+        .args(["--distances", "-0.01,0.01", "--no-progress", "--out-dir"])
+        .arg(&dir)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // Markdown: the Fig. 3 table with one row for the family, every method named.
+    assert!(stdout.contains("## Fig. 3"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("| comb |")), "{stdout}");
+    for method in [
+        "NonConvexSat",
+        "NonConvexSat+tree",
+        "SatDecomposed",
+        "GjkEpa",
+        "parry2d",
+    ] {
+        assert!(
+            stdout.contains(&format!("| comb | 8 | {method} |")),
+            "{method}\n{stdout}"
+        );
+    }
+    assert!(stdout.contains("T = Nv·Cv + Np·Cp"), "{stdout}");
+
+    // CSV: header plus 2 counts × 2 distances × 5 methods, every line the same width.
+    let csv = std::fs::read_to_string(dir.join("results.csv")).expect("results.csv");
+    let lines: Vec<&str> = csv.lines().collect();
+    let columns = lines[0].split(',').count();
+    assert!(lines[0].starts_with("family,vertices,distance,method"), "{}", lines[0]);
+    assert_eq!(lines.len(), 1 + 2 * 2 * 5, "{csv}");
+    for line in &lines[1..] {
+        assert_eq!(line.split(',').count(), columns, "{line}");
+        assert!(line.starts_with("comb,"), "{line}");
+        let median_ns: f64 = line.split(',').nth(6).unwrap().parse().expect("median_ns is a number");
+        assert!(median_ns >= 0.0);
+    }
+
+    // SVG: one document, bars and the legend.
+    let svg = std::fs::read_to_string(dir.join("fig3.svg")).expect("fig3.svg");
+    assert!(
+        svg.trim_start().starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    assert!(svg.matches("<rect").count() >= 5, "bars");
+    assert!(svg.contains("GjkEpa") && svg.contains("comb"), "legend and labels");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_rejects_an_unknown_family() {
+    let out = Command::new(env!("CARGO_BIN_EXE_collision-lab"))
+        .args(["bench", "--families", "blob"])
+        .output()
+        .expect("the binary runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("blob"));
+}
