@@ -16,6 +16,7 @@
 //!
 //! [`Polygon::new`]: crate::geometry::Polygon::new
 
+use crate::geometry::families::SplitMix64;
 use crate::math::{Point, Vec2};
 use crate::scene::ShapeDef;
 use std::f32::consts::{PI, TAU};
@@ -245,13 +246,13 @@ fn gear(teeth: u32, tip: f32, root: f32) -> Vec<Vec2> {
 /// outline is star-shaped about the origin, hence simple) with radii in
 /// [0.35, 1] · `radius`.
 fn random_star_shaped(seed: u64, radius: f32) -> Vec<Vec2> {
-    let mut rng = SplitMix64(seed ^ 0x5eed_c0ff_ee00_0001);
-    let n = 6 + (rng.next() % 7) as u32;
+    let mut rng = SplitMix64::new(seed ^ 0x5eed_c0ff_ee00_0001);
+    let n = 6 + (rng.next_u64() % 7) as u32;
     let spacing = TAU / n as f32;
     (0..n)
         .map(|i| {
-            let a = spacing * (i as f32 + 0.3 * (2.0 * rng.unit() - 1.0));
-            let r = radius * (0.35 + 0.65 * rng.unit());
+            let a = spacing * (i as f32 + 0.3 * (2.0 * rng.next_f32() - 1.0));
+            let r = radius * (0.35 + 0.65 * rng.next_f32());
             Vec2::new(r * a.cos(), r * a.sin())
         })
         .collect()
@@ -280,24 +281,6 @@ pub fn area_centroid(points: &[Vec2]) -> Vec2 {
         return sum / n.max(1) as f32;
     }
     Vec2::new((cx / (3.0 * area2)) as f32, (cy / (3.0 * area2)) as f32)
-}
-
-/// Steele, Lea and Flood's SplitMix64: a tiny, good-enough generator for shapes.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
 }
 
 #[cfg(test)]
