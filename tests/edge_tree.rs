@@ -49,6 +49,20 @@ proptest! {
         prop_assert_eq!(c_on.work.axes_tested, c_off.work.axes_tested);
     }
 
+    /// SatDecomposed and GjkEpa find their candidate piece pairs by descending both piece
+    /// trees instead of testing every pair of piece boxes: the same contact, fewer tests.
+    #[test]
+    fn decomposed_algorithms_are_the_same_with_and_without_the_piece_trees(a in shape(), pa in pose(), b in shape(), pb in pose()) {
+        let on = NarrowConfig { edge_tree: EdgeTreePolicy::Always, ..NarrowConfig::default() };
+        let off = NarrowConfig { edge_tree: EdgeTreePolicy::Never, ..NarrowConfig::default() };
+        for algorithm in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
+            let c_on = collide(&a, &pa, &b, &pb, algorithm, &on, None);
+            let c_off = collide(&a, &pa, &b, &pb, algorithm, &off, None);
+            prop_assert_eq!(answer(&c_on), answer(&c_off), "{}", algorithm);
+            prop_assert_eq!(c_on.work.piece_pairs_tested, c_off.work.piece_pairs_tested.min(c_on.work.piece_pairs_tested));
+        }
+    }
+
     #[test]
     fn exact_overlap_is_the_same_with_and_without_the_tree(a in shape(), pa in pose(), b in shape(), pb in pose()) {
         let on = polygons_overlap_with(&a, &pa, &b, &pb, EdgeTreePolicy::Always);
