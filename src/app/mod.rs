@@ -21,6 +21,7 @@ pub mod files;
 pub mod flags;
 pub mod history;
 pub mod input;
+pub mod lesson;
 pub mod panels;
 pub mod pick;
 pub mod screenshot;
@@ -69,6 +70,8 @@ pub struct RenderOptions {
     pub debug: flags::DebugFlags,
     /// Include the egui overlay in the picture.
     pub with_ui: bool,
+    /// Lesson scenes: what the lesson player shows in the picture.
+    pub lesson: lesson::RenderLesson,
 }
 
 /// How to open the window.
@@ -113,6 +116,11 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     let render = match &options.mode {
         Mode::Render(r) => {
             state.debug = r.debug.clone();
+            if let Some(mode) = state.lesson.as_mut() {
+                if let Err(e) = r.lesson.apply(mode) {
+                    return Err(e);
+                }
+            }
             Some(r.clone())
         }
         Mode::Interactive => None,
@@ -141,9 +149,13 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         input.dropped_files = mq::get_dropped_files().into_iter().filter_map(|f| f.path).collect();
         let mut screenshot_requested = false;
         if render.is_none() {
-            input::camera_input(&mut state, &input, last_mouse_px);
-            input::global_keys(&mut state, &input);
-            tools::handle_input(&mut state, &input);
+            if state.lesson.is_some() {
+                lesson::input::handle_app(&mut state, &input, last_mouse_px);
+            } else {
+                input::camera_input(&mut state, &input, last_mouse_px);
+                input::global_keys(&mut state, &input);
+                tools::handle_input(&mut state, &input);
+            }
             panels.files.handle_input(&mut state, &input);
             if !input.ui_wants_keyboard && input.key(Key::P) {
                 screenshot_requested = true;
@@ -153,6 +165,12 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
 
         // Simulation.
         let sim_start = Instant::now();
+        if let Some(mode) = state.lesson.as_mut() {
+            // Lesson mode: time is frozen; only the player moves (through recorded steps).
+            if render.is_none() {
+                mode.player.advance(mq::get_frame_time());
+            }
+        } else {
         match &render {
             Some(r) => {
                 if frame > 0 {
@@ -164,6 +182,7 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             None => {
                 state.advance(f64::from(mq::get_frame_time()));
             }
+        }
         }
         let simulation_ms = sim_start.elapsed().as_secs_f64() * 1e3;
 
@@ -191,6 +210,11 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         // Drawing.
         let draw_start = Instant::now();
         mq::clear_background(draw::colors::BACKGROUND);
+        let viewport = state.viewport_px;
+        if let Some(mode) = state.lesson.as_mut() {
+            mode.fit_if_needed(screen, viewport);
+            lesson::draw(mode);
+        } else {
         draw::world::draw_grid(&state);
         draw::world::draw_bodies(&state);
         draw::debug::draw_debug(&state);
@@ -198,6 +222,7 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             draw::world::draw_contacts(&state);
         }
         draw::palette::draw_tool_preview(&state);
+        }
         if show_ui {
             egui_macroquad::draw();
         }

@@ -62,6 +62,9 @@ pub struct AppState {
     pub viewport_px: (Vec2, Vec2),
     /// A right/middle drag began over the overlay (so it scrolls the panel, not the view).
     pub pan_started_in_ui: bool,
+    /// Lesson mode: set when the scene has a `lesson` block; time is frozen and the
+    /// lesson player replaces the sandbox's tools and panels.
+    pub lesson: Option<super::lesson::LessonMode>,
 }
 
 impl AppState {
@@ -89,6 +92,7 @@ impl AppState {
             show_help: false,
             pan_started_in_ui: false,
             viewport_px: (Vec2::ZERO, screen_size_px),
+            lesson: super::lesson::LessonMode::from_scene(scene, screen_size_px),
         };
         state.fit_view();
         state
@@ -116,6 +120,9 @@ impl AppState {
 
     /// Fits the view to every body (F).
     pub fn fit_view(&mut self) {
+        if let Some(lesson) = self.lesson.as_mut() {
+            lesson.refit();
+        }
         let mut bounds = None;
         for (_, body) in self.world.bodies().iter() {
             let b = body.aabb();

@@ -38,6 +38,8 @@ pub struct Panels {
     pub inspector: inspector::InspectorPanel,
     /// Live plots and frame times.
     pub plots: plots::PlotsPanel,
+    /// The "Lessons" menu.
+    pub lessons: super::lesson::panel::LessonMenu,
 }
 
 impl Panels {
@@ -51,10 +53,12 @@ impl Panels {
             debug,
             inspector,
             plots,
+            lessons,
         } = self;
         egui::TopBottomPanel::top("menu").show(ctx, |ui| {
             egui::menu::bar(ui, |ui| {
                 files.menu(ui, state, &mut requests);
+                lessons.menu(ui, files, state);
                 ui.menu_button("Edit", |ui| {
                     let undo = state.undo.undo_label().map(|l| format!("Undo {l}"));
                     if ui
@@ -109,6 +113,10 @@ impl Panels {
                 }
             });
         });
+        if state.lesson.is_some() {
+            // Lesson mode: the lesson panel replaces the sandbox's.
+            super::lesson::panel::show(ctx, state);
+        } else {
         egui::SidePanel::left("left")
             .resizable(true)
             .default_width(260.0)
@@ -138,6 +146,7 @@ impl Panels {
                         .show(ui, |ui| plots.ui(ui, state));
                 });
             });
+        }
         let free = ctx.available_rect();
         state.viewport_px = (Vec2::new(free.min.x, free.min.y), Vec2::new(free.max.x, free.max.y));
         help::show(ctx, state);
