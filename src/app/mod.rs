@@ -171,18 +171,18 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
                 mode.player.advance(mq::get_frame_time());
             }
         } else {
-        match &render {
-            Some(r) => {
-                if frame > 0 {
-                    for _ in 0..r.steps_per_frame {
-                        state.step_once();
+            match &render {
+                Some(r) => {
+                    if frame > 0 {
+                        for _ in 0..r.steps_per_frame {
+                            state.step_once();
+                        }
                     }
                 }
+                None => {
+                    state.advance(f64::from(mq::get_frame_time()));
+                }
             }
-            None => {
-                state.advance(f64::from(mq::get_frame_time()));
-            }
-        }
         }
         let simulation_ms = sim_start.elapsed().as_secs_f64() * 1e3;
 
@@ -215,13 +215,13 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             mode.fit_if_needed(screen, viewport);
             lesson::draw(mode);
         } else {
-        draw::world::draw_grid(&state);
-        draw::world::draw_bodies(&state);
-        draw::debug::draw_debug(&state);
-        if state.debug.contacts {
-            draw::world::draw_contacts(&state);
-        }
-        draw::palette::draw_tool_preview(&state);
+            draw::world::draw_grid(&state);
+            draw::world::draw_bodies(&state);
+            draw::debug::draw_debug(&state);
+            if state.debug.contacts {
+                draw::world::draw_contacts(&state);
+            }
+            draw::palette::draw_tool_preview(&state);
         }
         if show_ui {
             egui_macroquad::draw();

@@ -312,7 +312,13 @@ mod tests {
         assert_eq!(vertex_at(&m, px), Some((Owner::A, 0)));
         let trace_before = m.player.trace().clone();
         handle(&mut m, &press(px), px);
-        assert_eq!(m.drag, Some(Drag::Vertex { owner: Owner::A, index: 0 }));
+        assert_eq!(
+            m.drag,
+            Some(Drag::Vertex {
+                owner: Owner::A,
+                index: 0
+            })
+        );
         let to = px + Vec2::new(0.0, -25.0);
         let status = handle(&mut m, &hold(to), px).unwrap();
         assert!(!status.is_error, "{}", status.text);
@@ -353,7 +359,11 @@ mod tests {
         assert_eq!(mode.lesson, lesson_before, "the lesson is unchanged");
         assert_eq!(*mode.player.trace(), trace_before);
         let status = state.status.as_ref().unwrap();
-        assert!(status.is_error && status.text.contains("vertex not moved"), "{}", status.text);
+        assert!(
+            status.is_error && status.text.contains("vertex not moved"),
+            "{}",
+            status.text
+        );
     }
 
     #[test]

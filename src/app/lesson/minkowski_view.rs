@@ -30,7 +30,12 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
         let active = current_pair.is_none_or(|(a, b)| (a, b) == (piece.piece_a, piece.piece_b));
         let alpha = if active { 0.20 } else { 0.07 };
         fill_convex(cam, &points, colors::alpha(colors::MINKOWSKI, alpha));
-        outline(cam, &points, if active { 2.0 } else { 1.0 }, colors::alpha(colors::MINKOWSKI, 0.9));
+        outline(
+            cam,
+            &points,
+            if active { 2.0 } else { 1.0 },
+            colors::alpha(colors::MINKOWSKI, 0.9),
+        );
         if piece.radius > 0.0 {
             // Rounded by a circle's radius: every vertex grows a disc.
             for p in &points {
@@ -45,9 +50,7 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
             }
         }
         for (i, v) in piece.vertices.iter().enumerate() {
-            let hovered = mode
-                .hovered_minkowski
-                .is_some_and(|h| h.piece == k && h.vertex == i);
+            let hovered = mode.hovered_minkowski.is_some_and(|h| h.piece == k && h.vertex == i);
             dot(cam, v.point, if hovered { 6.0 } else { 3.0 }, colors::MINKOWSKI);
         }
     }
@@ -102,7 +105,12 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
     }
     draw_origin(mode);
     if let Some(h) = mode.hovered_minkowski {
-        if let Some(sp) = mode.minkowski.pieces.get(h.piece).and_then(|p| p.vertices.get(h.vertex)) {
+        if let Some(sp) = mode
+            .minkowski
+            .pieces
+            .get(h.piece)
+            .and_then(|p| p.vertices.get(h.vertex))
+        {
             ring(cam, sp.point, 10.0, 2.5, colors::TEXT);
             let p = cam.world_to_screen(sp.point) + Vec2::new(12.0, -12.0);
             label_px(p, &format!("{} −", vertex_name(Owner::A, sp.index_a)), colors::A);
@@ -113,7 +121,11 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
                 1.0,
             )
             .width;
-            label_px(p + Vec2::new(w + 6.0, 0.0), &vertex_name(Owner::B, sp.index_b), colors::B);
+            label_px(
+                p + Vec2::new(w + 6.0, 0.0),
+                &vertex_name(Owner::B, sp.index_b),
+                colors::B,
+            );
         }
     }
     end_view(rect);
@@ -150,7 +162,14 @@ fn draw_sat_band(mode: &LessonMode, axis: &crate::narrow::trace::SatAxisStep) {
     };
     fill_convex(cam, &band, colors::alpha(c, 0.08));
     for t in [lo, hi] {
-        dashed(cam, d * t + along - across * reach, d * t + along + across * reach, 1.5, 6.0, colors::alpha(c, 0.8));
+        dashed(
+            cam,
+            d * t + along - across * reach,
+            d * t + along + across * reach,
+            1.5,
+            6.0,
+            colors::alpha(c, 0.8),
+        );
     }
     arrow(cam, Vec2::ZERO, d * cam.length_to_world(50.0), 2.0, colors::DIRECTION);
     let text = if inside {
@@ -205,19 +224,13 @@ fn draw_gjk(mode: &LessonMode, g: &GjkView) {
             fill_convex(cam, poly, colors::alpha(tint, if has_origin { 0.20 } else { 0.06 }));
             outline(cam, poly, 1.0, colors::alpha(tint, if has_origin { 0.7 } else { 0.2 }));
         }
-        if let Some((kind, poly)) = regions.iter().find(|(_, p)| convex_contains(p, Vec2::ZERO)) {
-            let centre = poly.iter().copied().sum::<Vec2>() / poly.len() as f32;
+        if let Some((kind, _)) = regions.iter().find(|(_, p)| convex_contains(p, Vec2::ZERO)) {
             let text = match kind {
-                Region::Vertex(_) => "O is in a vertex region: keep that corner",
-                Region::Edge(_) => "O is in an edge region: keep that edge",
-                Region::Inside => "O is inside",
+                Region::Vertex(_) => "O lies in a corner's Voronoi region (shaded): only that corner is kept",
+                Region::Edge(_) => "O lies in an edge's Voronoi region (shaded): that edge is kept",
+                Region::Inside => "O lies inside the simplex: A and B overlap",
             };
-            let p = cam.world_to_screen(centre);
-            let p = Vec2::new(
-                p.x.clamp(rect.min.x + 10.0, rect.max.x - 320.0),
-                p.y.clamp(rect.min.y + 50.0, rect.max.y - 10.0),
-            );
-            label_px(p, text, colors::TEXT_DIM);
+            label_px(Vec2::new(rect.min.x + 10.0, rect.max.y - 12.0), text, colors::TEXT);
         }
     }
     // The simplex now.
@@ -241,7 +254,11 @@ fn draw_gjk(mode: &LessonMode, g: &GjkView) {
             cam,
             sp.point,
             Vec2::new(9.0, 16.0),
-            &format!("{} − {}", vertex_name(Owner::A, sp.index_a), vertex_name(Owner::B, sp.index_b)),
+            &format!(
+                "{} − {}",
+                vertex_name(Owner::A, sp.index_a),
+                vertex_name(Owner::B, sp.index_b)
+            ),
             colors::SIMPLEX,
         );
     }
@@ -256,7 +273,13 @@ fn draw_gjk(mode: &LessonMode, g: &GjkView) {
         if let Some(d) = g.direction.and_then(Vec2::try_normalize) {
             let len = cam.length_to_world(rect.size().min_element() * 0.22);
             arrow(cam, Vec2::ZERO, d * len, 3.0, colors::DIRECTION);
-            label(cam, d * len, Vec2::new(6.0, -6.0), "d (search direction)", colors::DIRECTION);
+            label(
+                cam,
+                d * len,
+                Vec2::new(6.0, -6.0),
+                "d (search direction)",
+                colors::DIRECTION,
+            );
         }
         if let Some(w) = g.support {
             dot(cam, w.point, 8.0, colors::TEXT);

@@ -484,7 +484,10 @@ mod tests {
         for path in paths {
             let scene = crate::scene::load(&path).unwrap();
             let state = crate::app::state::AppState::new(&scene, Some(path.clone()), Vec2::new(1400.0, 900.0));
-            let mode = state.lesson.as_ref().unwrap_or_else(|| panic!("{} is a lesson", path.display()));
+            let mode = state
+                .lesson
+                .as_ref()
+                .unwrap_or_else(|| panic!("{} is a lesson", path.display()));
             assert!(!mode.player.is_empty(), "{}", path.display());
             assert_eq!(mode.player.cursor(), 0);
             assert!(!mode.minkowski.pieces.is_empty());
@@ -519,7 +522,10 @@ mod tests {
         let strip = l.strip.unwrap();
         assert!(l.world.max.x < l.minkowski.min.x, "side by side");
         assert!((l.world.size().x - l.minkowski.size().x).abs() < 1.0, "equal halves");
-        assert!(l.world.max.y < strip.min.y && l.minkowski.max.y < strip.min.y, "strip below");
+        assert!(
+            l.world.max.y < strip.min.y && l.minkowski.max.y < strip.min.y,
+            "strip below"
+        );
         assert!(strip.size().y <= 0.38 * 852.0 + 0.5 && strip.size().y >= 2.0 * strip::ROW_PX);
         assert_eq!(strip.max, vp.1);
         let l = Layout::split(vp, None);
@@ -551,14 +557,21 @@ mod tests {
         for path in lesson_paths() {
             let scene = crate::scene::load(&path).unwrap();
             let mut m = LessonMode::from_scene(&scene, Vec2::new(1400.0, 900.0)).unwrap();
-            m.fit(Vec2::new(1400.0, 900.0), (Vec2::new(0.0, 24.0), Vec2::new(980.0, 876.0)));
+            m.fit(
+                Vec2::new(1400.0, 900.0),
+                (Vec2::new(0.0, 24.0), Vec2::new(980.0, 876.0)),
+            );
             for (cam, b, r) in [
                 (m.world_camera, m.world_bounds(), m.layout.world),
                 (m.minkowski_camera, m.minkowski_bounds(), m.layout.minkowski),
             ] {
                 let lo = cam.world_to_screen(b.min);
                 let hi = cam.world_to_screen(b.max);
-                assert!(r.contains(lo) && r.contains(hi), "{}: {lo} {hi} in {r:?}", path.display());
+                assert!(
+                    r.contains(lo) && r.contains(hi),
+                    "{}: {lo} {hi} in {r:?}",
+                    path.display()
+                );
             }
         }
     }

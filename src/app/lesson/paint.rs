@@ -87,7 +87,14 @@ pub fn begin_view(rect: Rect, camera: &Camera, title: &str) {
 pub fn end_view(rect: Rect) {
     VIEW.with(|v| v.set(None));
     super::scissor(None);
-    draw_rectangle_lines(rect.min.x, rect.min.y, rect.size().x, rect.size().y, 1.5, colors::VIEW_FRAME);
+    draw_rectangle_lines(
+        rect.min.x,
+        rect.min.y,
+        rect.size().x,
+        rect.size().y,
+        1.5,
+        colors::VIEW_FRAME,
+    );
 }
 
 /// A filled dot of `radius_px` at a world point, with a dark rim so it reads on any fill.
@@ -298,7 +305,12 @@ mod tests {
 
     #[test]
     fn the_voronoi_regions_of_a_segment_and_a_triangle_cover_the_view() {
-        let view = [Vec2::splat(-10.0), Vec2::new(10.0, -10.0), Vec2::splat(10.0), Vec2::new(-10.0, 10.0)];
+        let view = [
+            Vec2::splat(-10.0),
+            Vec2::new(10.0, -10.0),
+            Vec2::splat(10.0),
+            Vec2::new(-10.0, 10.0),
+        ];
         let seg = voronoi_regions(&[Vec2::ZERO, Vec2::X], &view);
         assert_eq!(seg.len(), 3);
         let holding = |regions: &[(Region, Vec<Vec2>)], p: Vec2| {

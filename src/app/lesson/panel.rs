@@ -41,7 +41,11 @@ pub fn lesson_entries(paths: &[PathBuf]) -> Vec<(PathBuf, String)> {
             let name = crate::scene::load(p)
                 .ok()
                 .and_then(|s| s.def().lesson.as_ref().map(|l| format!("{}. {}", l.number, l.title)))
-                .unwrap_or_else(|| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
+                .unwrap_or_else(|| {
+                    p.file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                });
             (p.clone(), name)
         })
         .collect()
@@ -300,7 +304,14 @@ fn pseudocode_ui(ui: &mut egui::Ui, card: &Card) {
             ui.set_width(ui.available_width());
             for (i, text) in card.listing.lines().iter().enumerate() {
                 let current = i == card.pseudocode_line;
-                let line = format!("{}{:>2}  {}", if current { "▶" } else { " " }, i + 1, text);
+                // Seed 000's listing numbers its own steps.
+                let numbered = text.trim_start().starts_with(|c: char| c.is_ascii_digit());
+                let number = if numbered {
+                    String::new()
+                } else {
+                    format!("{:>2}  ", i + 1)
+                };
+                let line = format!("{}{number}{text}", if current { "▶ " } else { "  " });
                 let rich = RichText::new(line).monospace().size(11.5);
                 if current {
                     ui.label(
@@ -350,7 +361,11 @@ fn answer_ui(ui: &mut egui::Ui, mode: &LessonMode) {
                 color,
                 format!(
                     "{truth}{}",
-                    if agrees { "" } else { " — the algorithm is wrong here!" }
+                    if agrees {
+                        ""
+                    } else {
+                        " — the algorithm is wrong here!"
+                    }
                 ),
             );
         }

@@ -62,7 +62,14 @@ pub fn row_numbers(row: &SatRow) -> String {
 pub fn draw(rect: Rect, s: &StepState) {
     super::scissor(None);
     draw_rectangle(rect.min.x, rect.min.y, rect.size().x, rect.size().y, colors::VIEW_BG);
-    draw_rectangle_lines(rect.min.x, rect.min.y, rect.size().x, rect.size().y, 1.5, colors::VIEW_FRAME);
+    draw_rectangle_lines(
+        rect.min.x,
+        rect.min.y,
+        rect.size().x,
+        rect.size().y,
+        1.5,
+        colors::VIEW_FRAME,
+    );
     super::scissor(Some(rect));
     super::paint::text(
         "Projection strip: one row per axis tested — A's shadow, B's shadow, the overlap (red) or the gap (green)",
@@ -95,14 +102,27 @@ pub fn draw(rect: Rect, s: &StepState) {
         let y = rect.min.y + HEADER_PX + k as f32 * ROW_PX;
         let is_current = Some(row.step) == current && s.current_axis.is_some();
         if is_current {
-            draw_rectangle(rect.min.x + 2.0, y, rect.size().x - 4.0, ROW_PX - 2.0, Color::new(0.2, 0.22, 0.28, 1.0));
+            draw_rectangle(
+                rect.min.x + 2.0,
+                y,
+                rect.size().x - 4.0,
+                ROW_PX - 2.0,
+                Color::new(0.2, 0.22, 0.28, 1.0),
+            );
         }
         let name_color = if is_current { colors::TEXT } else { colors::TEXT_DIM };
         super::paint::text(&axis_name(row), rect.min.x + 10.0, y + 17.0, 17.0, name_color);
         let (ia, ib) = (row.axis.interval_a, row.axis.interval_b);
         let mid = 0.5 * (ia.0.min(ib.0) + ia.1.max(ib.1));
         let x = |t: f32| 0.5 * (bar_lo + bar_hi) + (t - mid) * scale;
-        draw_line(bar_lo, y + ROW_PX * 0.5, bar_hi, y + ROW_PX * 0.5, 1.0, colors::VIEW_FRAME);
+        draw_line(
+            bar_lo,
+            y + ROW_PX * 0.5,
+            bar_hi,
+            y + ROW_PX * 0.5,
+            1.0,
+            colors::VIEW_FRAME,
+        );
         let (g0, g1, c) = if row.axis.gap > 0.0 {
             let (g0, g1) = if ia.1 <= ib.0 { (ia.1, ib.0) } else { (ib.1, ia.0) };
             (g0, g1, Color::new(0.35, 0.9, 0.45, 1.0))
@@ -120,7 +140,13 @@ pub fn draw(rect: Rect, s: &StepState) {
         draw_line(x(ib.0), y + 15.0, x(ib.1), y + 15.0, 6.0, colors::B);
         let numbers = row_numbers(row);
         let nx = bar_hi + 12.0;
-        super::paint::text(&numbers, nx, y + 17.0, 17.0, if row.axis.gap > 0.0 { c } else { name_color });
+        super::paint::text(
+            &numbers,
+            nx,
+            y + 17.0,
+            17.0,
+            if row.axis.gap > 0.0 { c } else { name_color },
+        );
         if row.is_minimum {
             super::paint::text("★", bar_hi - 4.0, y + 18.0, 20.0, colors::SIMPLEX);
             draw_rectangle_lines(
@@ -150,8 +176,8 @@ mod tests {
         for row in &s.sat_rows {
             assert!(axis_name(row).contains(&format!("{}.", row.axis.index + 1)));
             draw_line(x(ia.0), y + 7.0, x(ia.1), y + 7.0, 6.0, colors::A);
-        draw_line(x(ib.0), y + 15.0, x(ib.1), y + 15.0, 6.0, colors::B);
-        let numbers = row_numbers(row);
+            draw_line(x(ib.0), y + 15.0, x(ib.1), y + 15.0, 6.0, colors::B);
+            let numbers = row_numbers(row);
             assert!(numbers.contains("overlap") || numbers.contains("gap"), "{numbers}");
         }
         assert_eq!(s.sat_rows.iter().filter(|r| r.is_minimum).count(), 1);

@@ -4,8 +4,7 @@
 //! the minimum translation vector.
 
 use super::paint::{
-    begin_view, dashed, dot, end_view, infinite_line, label, ring, vertex_name, view_polygon,
-    voronoi_regions, Region,
+    begin_view, dashed, dot, end_view, infinite_line, label, ring, vertex_name, view_polygon, voronoi_regions, Region,
 };
 use super::{colors, Drag, LessonMode};
 use crate::app::camera::Camera;
@@ -35,7 +34,13 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
         let va = mode.lesson.world_vertices(Owner::A);
         if let (Some(&p), Some(&q)) = (va.get(e.edge), va.get((e.edge + 1) % va.len().max(1))) {
             line(cam, p, q, 5.0, colors::SIMPLEX);
-            label(cam, (p + q) * 0.5, Vec2::new(8.0, -8.0), "does this edge reach B?", colors::SIMPLEX);
+            label(
+                cam,
+                (p + q) * 0.5,
+                Vec2::new(8.0, -8.0),
+                "does this edge reach B?",
+                colors::SIMPLEX,
+            );
         }
     }
     draw_supports(mode, s);
@@ -59,7 +64,12 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
         }
     }
     if let Some(h) = mode.hovered_minkowski {
-        if let Some(sp) = mode.minkowski.pieces.get(h.piece).and_then(|p| p.vertices.get(h.vertex)) {
+        if let Some(sp) = mode
+            .minkowski
+            .pieces
+            .get(h.piece)
+            .and_then(|p| p.vertices.get(h.vertex))
+        {
             dashed(cam, sp.b, sp.a, 1.5, 5.0, colors::MINKOWSKI);
             ring(cam, sp.a, 11.0, 3.0, colors::TEXT);
             ring(cam, sp.b, 11.0, 3.0, colors::TEXT);
@@ -85,7 +95,8 @@ fn draw_shape(mode: &LessonMode, owner: Owner, algorithm: Option<Algorithm>) {
     let color = colors::of(owner);
     let shape = mode.lesson.shape(owner);
     let pose = mode.lesson.pose(owner);
-    let highlighted = mode.hovered_body == Some(owner) || matches!(mode.drag, Some(Drag::Body { owner: o, .. }) if o == owner);
+    let highlighted =
+        mode.hovered_body == Some(owner) || matches!(mode.drag, Some(Drag::Body { owner: o, .. }) if o == owner);
     let fill = colors::alpha(color, if highlighted { 0.42 } else { 0.28 });
     match shape {
         Shape::Circle(c) => {
@@ -204,7 +215,13 @@ fn draw_axis(mode: &LessonMode, axis: &SatAxisStep, s: &StepState) {
             line(cam, p, q, 5.0, colors::DIRECTION);
             let mid = (p + q) * 0.5;
             arrow(cam, mid, d * cam.length_to_world(36.0), 2.0, colors::DIRECTION);
-            label(cam, mid + d * cam.length_to_world(40.0), Vec2::new(4.0, 0.0), "axis", colors::DIRECTION);
+            label(
+                cam,
+                mid + d * cam.length_to_world(40.0),
+                Vec2::new(4.0, 0.0),
+                "axis",
+                colors::DIRECTION,
+            );
         }
     }
 }
@@ -273,15 +290,15 @@ fn draw_supports(mode: &LessonMode, s: &StepState) {
             label(
                 cam,
                 sp.a + d * len,
-                Vec2::new(4.0, -4.0),
-                &format!("farthest along d: {}", vertex_name(Owner::A, sp.index_a)),
+                Vec2::new(4.0, -16.0),
+                &format!("{}: farthest along d", vertex_name(Owner::A, sp.index_a)),
                 colors::A,
             );
             label(
                 cam,
                 sp.b - d * len,
-                Vec2::new(4.0, 14.0),
-                &format!("farthest along −d: {}", vertex_name(Owner::B, sp.index_b)),
+                Vec2::new(4.0, 26.0),
+                &format!("{}: farthest along -d", vertex_name(Owner::B, sp.index_b)),
                 colors::B,
             );
         }
@@ -342,7 +359,14 @@ fn draw_clip(cam: &Camera, rect: super::Rect, clip: &ClipStep, with_labels: bool
         dashed(cam, p - n * reach, p + n * reach, 1.2, 6.0, faint);
     }
     let reach = cam.length_to_world(rect.size().length());
-    dashed(cam, r0 - e * reach, r1 + e * reach, 1.2, 3.0, colors::alpha(ref_color, 0.6));
+    dashed(
+        cam,
+        r0 - e * reach,
+        r1 + e * reach,
+        1.2,
+        3.0,
+        colors::alpha(ref_color, 0.6),
+    );
     line(cam, r0, r1, 5.0, ref_color);
     line(cam, i0, i1, 3.0, inc_color);
     // The two names on opposite sides of the reference face, so they do not overlap.
@@ -356,8 +380,20 @@ fn draw_clip(cam: &Camera, rect: super::Rect, clip: &ClipStep, with_labels: bool
         }
     };
     if with_labels {
-        label(cam, (r0 + r1) * 0.5, -toward_incident * 28.0 + Vec2::new(-40.0, 6.0), "reference edge", ref_color);
-        label(cam, (i0 + i1) * 0.5, toward_incident * 28.0 + Vec2::new(-40.0, 6.0), "incident edge", inc_color);
+        label(
+            cam,
+            (r0 + r1) * 0.5,
+            -toward_incident * 28.0 + Vec2::new(-40.0, 6.0),
+            "reference edge",
+            ref_color,
+        );
+        label(
+            cam,
+            (i0 + i1) * 0.5,
+            toward_incident * 28.0 + Vec2::new(-40.0, 6.0),
+            "incident edge",
+            inc_color,
+        );
     }
     for &p in &clip.clipped {
         ring(cam, p, 6.0, 2.0, colors::TEXT);
@@ -365,7 +401,13 @@ fn draw_clip(cam: &Camera, rect: super::Rect, clip: &ClipStep, with_labels: bool
     for &(p, depth) in &clip.kept {
         dot(cam, p, 6.0, colors::CONTACT);
         if with_labels {
-            label(cam, p, Vec2::new(8.0, 16.0), &format!("depth {}", fmt_num(depth)), colors::CONTACT);
+            label(
+                cam,
+                p,
+                Vec2::new(8.0, 16.0),
+                &format!("depth {}", fmt_num(depth)),
+                colors::CONTACT,
+            );
         }
     }
 }
@@ -381,8 +423,7 @@ fn draw_handles(mode: &LessonMode) {
         let verts = mode.lesson.world_vertices(owner);
         let centre = verts.iter().copied().sum::<Vec2>() / verts.len().max(1) as f32;
         for (i, &v) in verts.iter().enumerate() {
-            let active = mode.hovered_vertex == Some((owner, i))
-                || mode.drag == Some(Drag::Vertex { owner, index: i });
+            let active = mode.hovered_vertex == Some((owner, i)) || mode.drag == Some(Drag::Vertex { owner, index: i });
             let p = cam.world_to_screen(v);
             draw_circle(p.x, p.y, if active { 7.0 } else { 4.0 }, colors::alpha(color, 0.95));
             draw_circle_lines(p.x, p.y, if active { 9.0 } else { 5.5 }, 1.5, colors::TEXT);
