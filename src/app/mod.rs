@@ -165,23 +165,18 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
 
         // Simulation.
         let sim_start = Instant::now();
-        if let Some(mode) = state.lesson.as_mut() {
-            // Lesson mode: time is frozen; only the player moves (through recorded steps).
-            if render.is_none() {
-                mode.player.advance(mq::get_frame_time());
-            }
-        } else {
-            match &render {
-                Some(r) => {
-                    if frame > 0 {
-                        for _ in 0..r.steps_per_frame {
-                            state.step_once();
-                        }
+        match &render {
+            // Lesson mode: time is frozen; only the player moves, through recorded steps.
+            _ if state.lesson.is_some() => lesson::advance_player(&mut state, render.is_none()),
+            Some(r) => {
+                if frame > 0 {
+                    for _ in 0..r.steps_per_frame {
+                        state.step_once();
                     }
                 }
-                None => {
-                    state.advance(f64::from(mq::get_frame_time()));
-                }
+            }
+            None => {
+                state.advance(f64::from(mq::get_frame_time()));
             }
         }
         let simulation_ms = sim_start.elapsed().as_secs_f64() * 1e3;

@@ -380,6 +380,13 @@ impl RenderLesson {
     }
 }
 
+/// Plays the lesson for one frame (the interactive window; a render keeps its step).
+pub fn advance_player(state: &mut crate::app::state::AppState, interactive: bool) {
+    if let (Some(mode), true) = (state.lesson.as_mut(), interactive) {
+        mode.player.advance(macroquad::time::get_frame_time());
+    }
+}
+
 /// Draws the three views of the lesson (world, Minkowski, strip) in screen space.
 pub fn draw(mode: &LessonMode) {
     let state = mode.player.state();

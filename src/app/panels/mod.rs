@@ -113,40 +113,40 @@ impl Panels {
                 }
             });
         });
-        if state.lesson.is_some() {
-            // Lesson mode: the lesson panel replaces the sandbox's.
+        // Lesson mode: the lesson panel replaces the sandbox's.
+        let sandbox = state.lesson.is_none();
+        if !sandbox {
             super::lesson::panel::show(ctx, state);
-        } else {
-            egui::SidePanel::left("left")
-                .resizable(true)
-                .default_width(260.0)
-                .show(ctx, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| {
-                        egui::CollapsingHeader::new("Palette")
-                            .default_open(true)
-                            .show(ui, |ui| palette.ui(ui, state));
-                        egui::CollapsingHeader::new("Simulation")
-                            .default_open(true)
-                            .show(ui, |ui| simulation.ui(ui, state));
-                        egui::CollapsingHeader::new("Debug drawing")
-                            .default_open(true)
-                            .show(ui, |ui| debug.ui(ui, state));
-                    });
-                });
-            egui::SidePanel::right("right")
-                .resizable(true)
-                .default_width(320.0)
-                .show(ctx, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| {
-                        egui::CollapsingHeader::new("Selected body")
-                            .default_open(true)
-                            .show(ui, |ui| inspector.ui(ui, state));
-                        egui::CollapsingHeader::new("Timing")
-                            .default_open(true)
-                            .show(ui, |ui| plots.ui(ui, state));
-                    });
-                });
         }
+        egui::SidePanel::left("left")
+            .resizable(true)
+            .default_width(260.0)
+            .show_animated(ctx, sandbox, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    egui::CollapsingHeader::new("Palette")
+                        .default_open(true)
+                        .show(ui, |ui| palette.ui(ui, state));
+                    egui::CollapsingHeader::new("Simulation")
+                        .default_open(true)
+                        .show(ui, |ui| simulation.ui(ui, state));
+                    egui::CollapsingHeader::new("Debug drawing")
+                        .default_open(true)
+                        .show(ui, |ui| debug.ui(ui, state));
+                });
+            });
+        egui::SidePanel::right("right")
+            .resizable(true)
+            .default_width(320.0)
+            .show_animated(ctx, sandbox, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    egui::CollapsingHeader::new("Selected body")
+                        .default_open(true)
+                        .show(ui, |ui| inspector.ui(ui, state));
+                    egui::CollapsingHeader::new("Timing")
+                        .default_open(true)
+                        .show(ui, |ui| plots.ui(ui, state));
+                });
+            });
         let free = ctx.available_rect();
         state.viewport_px = (Vec2::new(free.min.x, free.min.y), Vec2::new(free.max.x, free.max.y));
         help::show(ctx, state);
