@@ -37,7 +37,15 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
             colors::alpha(colors::MINKOWSKI, 0.9),
         );
         if piece.radius > 0.0 {
-            // Rounded by a circle's radius: every vertex grows a disc.
+            // Rounded by a circle's radius: every edge moves out by it, every vertex
+            // grows a disc.
+            for (i, &p) in points.iter().enumerate() {
+                let q = points[(i + 1) % points.len()];
+                if points.len() >= 2 {
+                    let n = crate::math::right_perp(q - p).normalize_or_zero() * piece.radius;
+                    line(cam, p + n, q + n, 2.0, colors::alpha(colors::MINKOWSKI, 0.9));
+                }
+            }
             for p in &points {
                 let c = cam.world_to_screen(*p);
                 draw_circle_lines(

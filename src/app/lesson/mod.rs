@@ -81,9 +81,13 @@ impl Layout {
         let size = (hi - lo).max(Vec2::splat(2.0 * VIEW_GAP_PX + 2.0));
         let strip_h = strip_rows.map(|rows| {
             let wanted = strip::HEADER_PX + strip::ROW_PX * rows.max(3) as f32 + VIEW_GAP_PX;
-            wanted.min(size.y * 0.38).max(strip::HEADER_PX + strip::ROW_PX * 2.0)
+            // At least two rows' worth, but never more than half a small window.
+            wanted
+                .min(size.y * 0.38)
+                .max(strip::HEADER_PX + strip::ROW_PX * 2.0)
+                .min(size.y * 0.5)
         });
-        let views_bottom = hi.y - strip_h.map_or(0.0, |h| h + VIEW_GAP_PX);
+        let views_bottom = (hi.y - strip_h.map_or(0.0, |h| h + VIEW_GAP_PX)).max(lo.y);
         let mid = lo.x + size.x * 0.5;
         Layout {
             world: Rect::new(lo, Vec2::new(mid - VIEW_GAP_PX * 0.5, views_bottom)),

@@ -146,6 +146,12 @@ pub fn show(ctx: &egui::Context, state: &mut AppState) {
                 );
             });
         });
+    if state.status.is_none() {
+        state.set_status(
+            "Lesson: Next (Right arrow) steps through the algorithm · drag shapes and vertices · right drag: pan · \
+             wheel: zoom",
+        );
+    }
     if let Some(Err(e)) = status {
         state.set_error(e);
     } else if let Some(Ok(s)) = status {

@@ -175,8 +175,6 @@ mod tests {
         assert!(!s.sat_rows.is_empty());
         for row in &s.sat_rows {
             assert!(axis_name(row).contains(&format!("{}.", row.axis.index + 1)));
-            draw_line(x(ia.0), y + 7.0, x(ia.1), y + 7.0, 6.0, colors::A);
-            draw_line(x(ib.0), y + 15.0, x(ib.1), y + 15.0, 6.0, colors::B);
             let numbers = row_numbers(row);
             assert!(numbers.contains("overlap") || numbers.contains("gap"), "{numbers}");
         }
