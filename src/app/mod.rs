@@ -117,9 +117,7 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         Mode::Render(r) => {
             state.debug = r.debug.clone();
             if let Some(mode) = state.lesson.as_mut() {
-                if let Err(e) = r.lesson.apply(mode) {
-                    return Err(e);
-                }
+                r.lesson.apply(mode)?;
             }
             Some(r.clone())
         }

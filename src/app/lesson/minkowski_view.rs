@@ -123,7 +123,7 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
             let p = cam.world_to_screen(sp.point) + Vec2::new(12.0, -12.0);
             label_px(p, &format!("{} −", vertex_name(Owner::A, sp.index_a)), colors::A);
             let w = macroquad::prelude::measure_text(
-                &format!("{} -", vertex_name(Owner::A, sp.index_a)),
+                format!("{} -", vertex_name(Owner::A, sp.index_a)),
                 None,
                 super::paint::LABEL_PX as u16,
                 1.0,

@@ -35,7 +35,7 @@ pub fn ascii(text: &str) -> String {
 
 /// Draws `text` (made ASCII) at a screen point.
 pub fn text(text: &str, x: f32, y: f32, size: f32, color: Color) {
-    draw_text(&ascii(text), x, y, size, color);
+    draw_text(ascii(text), x, y, size, color);
 }
 
 /// The view's background, frame, title and a grid (1 m, or 10× coarser / finer so the

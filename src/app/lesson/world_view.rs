@@ -131,11 +131,12 @@ fn draw_shape(mode: &LessonMode, owner: Owner, algorithm: Option<Algorithm>) {
             outline(cam, &mode.lesson.world_vertices(owner), 2.5, color);
         }
     }
-    let name = match owner {
-        Owner::A => "A",
-        Owner::B => "B",
+    // Side by side when the two origins coincide.
+    let (name, offset) = match owner {
+        Owner::A => ("A", Vec2::new(-16.0, 6.0)),
+        Owner::B => ("B", Vec2::new(6.0, 6.0)),
     };
-    label(cam, pose.translation, Vec2::new(-5.0, 6.0), name, color);
+    label(cam, pose.translation, offset, name, color);
 }
 
 /// The current axis, drawn beside the shapes, with A's and B's shadows on it and the
