@@ -251,11 +251,17 @@ fn draw_supports(mode: &LessonMode, s: &StepState) {
     let cam = &mode.world_camera;
     let mut support = None;
     let mut direction = None;
+    // The sources of the simplex's (or the polytope's) corners: rings on A and on B.
+    let corners = match (&s.epa, &s.gjk) {
+        (Some(e), _) => e.polytope.as_slice(),
+        (None, Some(g)) => g.simplex.as_slice(),
+        _ => &[],
+    };
+    for sp in corners {
+        ring(cam, sp.a, 7.0, 2.0, colors::A);
+        ring(cam, sp.b, 7.0, 2.0, colors::B);
+    }
     if let Some(g) = &s.gjk {
-        for sp in &g.simplex {
-            ring(cam, sp.a, 7.0, 2.0, colors::A);
-            ring(cam, sp.b, 7.0, 2.0, colors::B);
-        }
         if g.end.is_none() {
             support = g.support;
             direction = g.direction;
