@@ -522,6 +522,21 @@ pub fn words(text: &str) -> Vec<(&str, Option<crate::narrow::trace::Owner>)> {
         let w = &text[start..];
         out.push((w, if in_word { classify(w) } else { None }));
     }
+    // "A circle has no edges": at the start of a sentence, "A" before a noun is the
+    // article, not the shape.
+    const VERBS: [&str; 12] = [
+        "is", "and", "or", "has", "lies", "minus", "moves", "overlaps", "touches", "projects", "gives", "sits",
+    ];
+    for i in 0..out.len() {
+        let sentence_start = i == 0 || out[i - 1].0.trim_end().ends_with(['.', '!', '?', '"']);
+        let next_word = out.get(i + 2).filter(|_| out.get(i + 1).is_some_and(|s| s.0 == " "));
+        if out[i].0 == "A"
+            && sentence_start
+            && next_word.is_some_and(|w| w.0.starts_with(|c: char| c.is_lowercase()) && !VERBS.contains(&w.0))
+        {
+            out[i].1 = None;
+        }
+    }
     out
 }
 
@@ -544,6 +559,12 @@ mod tests {
                 ("B7", Owner::B)
             ]
         );
+        let a_s: Vec<Option<Owner>> = words("A circle has no edges. A is cut.")
+            .into_iter()
+            .filter(|(s, _)| *s == "A")
+            .map(|(_, o)| o)
+            .collect();
+        assert_eq!(a_s, vec![None, Some(Owner::A)], "the article, then the shape");
         let joined: String = w.iter().map(|(s, _)| *s).collect();
         assert_eq!(joined, "Support of A − B: a2 − b0 (Bounds, Ab, a, B7).");
     }
