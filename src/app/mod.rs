@@ -127,6 +127,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     let mut frame = 0u32;
     let started = Instant::now();
     let mut ui_wants = (false, false);
+    // The frame at which the view is fitted to the space the panels leave: the first,
+    // and again once the sandbox's panels have slid in after leaving a lesson.
+    let mut fit_at_frame = 0u32;
     if render.is_none() {
         // Closing the window with unsaved edits asks first (see FilesPanel::quit_requested).
         mq::prevent_quit();
@@ -146,6 +149,7 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         let mut input: FrameInput = input::gather(ui_wants.0, ui_wants.1);
         input.dropped_files = mq::get_dropped_files().into_iter().filter_map(|f| f.path).collect();
         let mut screenshot_requested = false;
+        let in_lesson = state.lesson.is_some();
         if render.is_none() {
             if state.lesson.is_some() {
                 lesson::input::handle_app(&mut state, &input, last_mouse_px);
@@ -191,9 +195,13 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
                     ctx.wants_keyboard_input(),
                 );
             });
-            if frame == 0 {
+            if frame == fit_at_frame {
                 // The panels' sizes are known now: fit the scene in the space they leave.
                 state.fit_view();
+            }
+            if in_lesson && state.lesson.is_none() {
+                // egui's slide-in takes about 0.1 s.
+                fit_at_frame = frame + 12;
             }
         } else {
             state.viewport_px = (Vec2::ZERO, screen);

@@ -181,9 +181,9 @@ fn draw_sat_band(mode: &LessonMode, axis: &crate::narrow::trace::SatAxisStep) {
     }
     arrow(cam, Vec2::ZERO, d * cam.length_to_world(50.0), 2.0, colors::DIRECTION);
     let text = if inside {
-        "O is inside the shadow of A - B on this axis: no separation"
+        "O is in the shadow of A - B on this axis: no gap"
     } else {
-        "O is outside the shadow of A - B: this axis separates"
+        "O is outside the shadow of A - B: a gap"
     };
     label_px(Vec2::new(rect.min.x + 10.0, rect.max.y - 12.0), text, c);
 }
@@ -234,9 +234,9 @@ fn draw_gjk(mode: &LessonMode, g: &GjkView) {
         }
         if let Some((kind, _)) = regions.iter().find(|(_, p)| convex_contains(p, Vec2::ZERO)) {
             let text = match kind {
-                Region::Vertex(_) => "O lies in a corner's Voronoi region (shaded): only that corner is kept",
-                Region::Edge(_) => "O lies in an edge's Voronoi region (shaded): that edge is kept",
-                Region::Inside => "O lies inside the simplex: A and B overlap",
+                Region::Vertex(_) => "O is in a corner's region (shaded): keep that corner",
+                Region::Edge(_) => "O is in an edge's region (shaded): keep that edge",
+                Region::Inside => "O is inside the simplex: A and B overlap",
             };
             label_px(Vec2::new(rect.min.x + 10.0, rect.max.y - 12.0), text, colors::TEXT);
         }
@@ -281,11 +281,13 @@ fn draw_gjk(mode: &LessonMode, g: &GjkView) {
         if let Some(d) = g.direction.and_then(Vec2::try_normalize) {
             let len = cam.length_to_world(rect.size().min_element() * 0.22);
             arrow(cam, Vec2::ZERO, d * len, 3.0, colors::DIRECTION);
+            // Beside the arrow's middle (w usually sits near its tip).
+            let beside = Vec2::new(d.y, d.x) * 14.0;
             label(
                 cam,
-                d * len,
-                Vec2::new(6.0, -6.0),
-                "d (search direction)",
+                d * len * 0.5,
+                beside + Vec2::new(0.0, 5.0),
+                "d = -v",
                 colors::DIRECTION,
             );
         }
