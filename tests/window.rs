@@ -169,6 +169,34 @@ fn render_draws_the_overlay_and_debug_layers_when_asked() {
 }
 
 #[test]
+fn a_lesson_renders_its_views_and_its_last_step_differs_from_its_first() {
+    if !display_tools_available(&["xvfb-run", "Xvfb"]) {
+        return;
+    }
+    let dir = out_dir("lessons");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons/06_gjk.ron");
+    let args = |step: &'static str| ["--frames", "1", "--steps-per-frame", "0", "--ui", "--lesson-step", step];
+    let first = render(&scene, &dir.join("06_first.png"), &args("0"));
+    let last = render(&scene, &dir.join("06_last.png"), &args("last"));
+    let (coverage, colours) = coverage_and_colours(&last);
+    assert!(
+        coverage > 0.05 && colours >= 8,
+        "{:.1}% covered, {colours} colours",
+        coverage * 100.0
+    );
+    let differing = first
+        .pixels()
+        .zip(last.pixels())
+        .filter(|(a, b)| a.0[..3] != b.0[..3])
+        .count();
+    // The simplex, the answer's arrows, the card and the pseudocode line all change.
+    assert!(
+        differing > (800 * 600) / 50,
+        "the last step changed only {differing} pixels"
+    );
+}
+
+#[test]
 fn render_refuses_a_bad_scene_with_its_position() {
     if !display_tools_available(&["xvfb-run"]) {
         return;

@@ -68,6 +68,10 @@ pub fn open_now(state: &mut AppState, recent: &mut RecentFiles, path: &Path) -> 
 /// The scene as it would be saved now: the bodies and settings of the world, and what
 /// the world does not hold (a lesson block, say) from the loaded file.
 pub fn scene_to_save(state: &AppState) -> SceneDef {
+    // In lesson mode the lesson holds the shapes (as edited) and its block.
+    if let Some(lesson) = &state.lesson {
+        return lesson.scene_to_save();
+    }
     state.world.to_scene_def()
 }
 
@@ -80,6 +84,9 @@ pub fn save_to(state: &mut AppState, recent: &mut RecentFiles, path: &Path) -> R
             state.loaded = def;
             state.scene_path = Some(path.to_path_buf());
             state.dirty = false;
+            if let Some(lesson) = state.lesson.as_mut() {
+                lesson.edited = false;
+            }
             state.set_status(format!("saved {}", path.display()));
             recent.add(path);
             Ok(())
@@ -256,6 +263,31 @@ mod tests {
         assert_eq!(open_now(&mut t, &mut recent, &path), OpenOutcome::Opened);
         assert_eq!(t.world.to_scene_def().bodies, saved_def.bodies);
         assert_eq!(recent.paths.len(), 1, "the same file once");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn saving_in_lesson_mode_keeps_the_lesson_block_and_the_edits() {
+        let dir = temp_dir("lesson");
+        let path = dir.join("gjk.ron");
+        let lesson_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons/06_gjk.ron");
+        let scene = scene::load(&lesson_path).unwrap();
+        let mut s = AppState::new(&scene, Some(lesson_path), Vec2::new(1400.0, 900.0));
+        let mode = s.lesson.as_mut().unwrap();
+        mode.lesson
+            .set_pose(crate::narrow::trace::Owner::B, Vec2::new(2.5, -0.5), 0.25)
+            .unwrap();
+        mode.edited = true;
+        s.dirty = true;
+        let mut recent = RecentFiles::default();
+        save_to(&mut s, &mut recent, &path).unwrap();
+        assert!(!s.dirty && !s.lesson.as_ref().unwrap().edited);
+        let back = scene::load(&path).unwrap();
+        assert_eq!(back.def().lesson, scene.def().lesson, "the lesson block is kept");
+        assert_eq!(back.def().bodies[1].position, Vec2::new(2.5, -0.5).into());
+        let mut t = state();
+        assert_eq!(open_now(&mut t, &mut recent, &path), OpenOutcome::Opened);
+        assert!(t.lesson.is_some(), "the saved lesson opens as a lesson");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

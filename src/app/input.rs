@@ -61,6 +61,14 @@ pub enum Key {
     Q,
     /// See [`Key::Q`].
     E,
+    /// Lesson player: next step.
+    Right,
+    /// Lesson player: previous step.
+    Left,
+    /// Lesson player: first step.
+    Home,
+    /// Lesson player: last step.
+    End,
 }
 
 /// Everything the sandbox reads from the user in one frame.
@@ -196,6 +204,10 @@ pub fn gather(ui_wants_pointer: bool, ui_wants_keyboard: bool) -> FrameInput {
         (KeyCode::Backspace, Key::Backspace),
         (KeyCode::Q, Key::Q),
         (KeyCode::E, Key::E),
+        (KeyCode::Right, Key::Right),
+        (KeyCode::Left, Key::Left),
+        (KeyCode::Home, Key::Home),
+        (KeyCode::End, Key::End),
     ];
     let (_, wheel_y) = mq::mouse_wheel();
     // Wheels report 1 per notch on some platforms and 120 on others; keep the sign and a

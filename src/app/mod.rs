@@ -22,6 +22,7 @@ pub mod files;
 pub mod flags;
 pub mod history;
 pub mod input;
+pub mod lesson;
 pub mod panels;
 pub mod pick;
 pub mod screenshot;
@@ -73,6 +74,8 @@ pub struct RenderOptions {
     pub with_ui: bool,
     /// Print where the frames' time went (mean simulation / UI / drawing / frame) on exit.
     pub stats: bool,
+    /// Lesson scenes: what the lesson player shows in the picture.
+    pub lesson: lesson::RenderLesson,
 }
 
 /// How to open the window.
@@ -145,6 +148,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     let render = match &options.mode {
         Mode::Render(r) => {
             state.debug = r.debug.clone();
+            if let Some(mode) = state.lesson.as_mut() {
+                r.lesson.apply(mode)?;
+            }
             Some(r.clone())
         }
         Mode::Interactive => None,
@@ -153,6 +159,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     let mut frame = 0u32;
     let started = Instant::now();
     let mut ui_wants = (false, false);
+    // The frame at which the view is fitted to the space the panels leave: the first,
+    // and again once the sandbox's panels have slid in after leaving a lesson.
+    let mut fit_at_frame = 0u32;
     if render.is_none() {
         // Closing the window with unsaved edits asks first (see FilesPanel::quit_requested).
         mq::prevent_quit();
@@ -184,10 +193,15 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         }
         input.dropped_files = mq::get_dropped_files().into_iter().filter_map(|f| f.path).collect();
         let mut screenshot_requested = false;
+        let in_lesson = state.lesson.is_some();
         if render.is_none() {
-            input::camera_input(&mut state, &input, last_mouse_px);
-            input::global_keys(&mut state, &input);
-            tools::handle_input(&mut state, &input);
+            if state.lesson.is_some() {
+                lesson::input::handle_app(&mut state, &input, last_mouse_px);
+            } else {
+                input::camera_input(&mut state, &input, last_mouse_px);
+                input::global_keys(&mut state, &input);
+                tools::handle_input(&mut state, &input);
+            }
             panels.files.handle_input(&mut state, &input);
             if !input.ui_wants_keyboard && input.key(Key::P) {
                 screenshot_requested = true;
@@ -198,6 +212,8 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         // Simulation.
         let sim_start = Instant::now();
         match &render {
+            // Lesson mode: time is frozen; only the player moves, through recorded steps.
+            _ if state.lesson.is_some() => lesson::advance_player(&mut state, render.is_none()),
             Some(r) => {
                 if frame > 0 {
                     for _ in 0..r.steps_per_frame {
@@ -223,9 +239,13 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
                     ctx.wants_keyboard_input(),
                 );
             });
-            if frame == 0 {
+            if frame == fit_at_frame {
                 // The panels' sizes are known now: fit the scene in the space they leave.
                 state.fit_view();
+            }
+            if in_lesson && state.lesson.is_none() {
+                // egui's slide-in takes about 0.1 s.
+                fit_at_frame = frame + 12;
             }
         } else {
             state.viewport_px = (Vec2::ZERO, screen);
@@ -240,10 +260,16 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         let draw_start = Instant::now();
         state.update_debug_cache();
         mq::clear_background(draw::colors::BACKGROUND);
-        draw::world::draw_grid(&state);
-        draw::world::draw_bodies(&state);
-        draw::debug::draw_debug(&state);
-        draw::palette::draw_tool_preview(&state);
+        let viewport = state.viewport_px;
+        if let Some(mode) = state.lesson.as_mut() {
+            mode.fit_if_needed(screen, viewport);
+            lesson::draw(mode);
+        } else {
+            draw::world::draw_grid(&state);
+            draw::world::draw_bodies(&state);
+            draw::debug::draw_debug(&state);
+            draw::palette::draw_tool_preview(&state);
+        }
         let drawing_ms = draw_start.elapsed().as_secs_f64() * 1e3;
         if show_ui {
             // Tessellating and painting the overlay counts as UI time, not drawing.

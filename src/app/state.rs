@@ -66,6 +66,9 @@ pub struct AppState {
     /// What the debug layers read besides the world (focus pair trace, Voronoi pairs,
     /// tightness), refreshed once per frame by [`AppState::update_debug_cache`].
     pub debug_cache: DebugCache,
+    /// Lesson mode: set when the scene has a `lesson` block; time is frozen and the
+    /// lesson player replaces the sandbox's tools and panels.
+    pub lesson: Option<super::lesson::LessonMode>,
 }
 
 impl AppState {
@@ -94,6 +97,7 @@ impl AppState {
             pan_started_in_ui: false,
             viewport_px: (Vec2::ZERO, screen_size_px),
             debug_cache: DebugCache::default(),
+            lesson: super::lesson::LessonMode::from_scene(scene, screen_size_px),
         };
         state.fit_view();
         state
@@ -121,6 +125,9 @@ impl AppState {
 
     /// Fits the view to every body (F).
     pub fn fit_view(&mut self) {
+        if let Some(lesson) = self.lesson.as_mut() {
+            lesson.refit();
+        }
         let mut bounds = None;
         for (_, body) in self.world.bodies().iter() {
             let b = body.aabb();

@@ -39,9 +39,26 @@ pub struct RenderArgs {
     /// after a few warm-up frames) when done.
     #[arg(long)]
     pub stats: bool,
+    /// Lesson scenes: the step to show (0 is the first; `last` the answer).
+    #[arg(long, value_parser = parse_step)]
+    pub lesson_step: Option<usize>,
+    /// Lesson scenes: the preset to apply (0 is the first in the file).
+    #[arg(long)]
+    pub lesson_preset: Option<usize>,
+    /// Lesson scenes: the algorithm to show (NonConvexSat, SatDecomposed, GjkEpa).
+    #[arg(long)]
+    pub lesson_algorithm: Option<collision_lab::narrow::Algorithm>,
     /// Window size in logical pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x800", value_parser = parse_size)]
     pub size: (i32, i32),
+}
+
+fn parse_step(text: &str) -> Result<usize, String> {
+    if text.eq_ignore_ascii_case("last") {
+        return Ok(usize::MAX);
+    }
+    text.parse()
+        .map_err(|_| format!("`{text}` is not a step number or `last`"))
 }
 
 fn parse_size(text: &str) -> Result<(i32, i32), String> {
@@ -92,6 +109,11 @@ pub fn render(args: &RenderArgs) -> Result<(), CliError> {
             debug,
             with_ui: args.ui,
             stats: args.stats,
+            lesson: app::lesson::RenderLesson {
+                algorithm: args.lesson_algorithm,
+                preset: args.lesson_preset,
+                step: args.lesson_step,
+            },
         }),
     })
     .map_err(CliError::Window)?;

@@ -38,6 +38,8 @@ pub struct Panels {
     pub inspector: inspector::InspectorPanel,
     /// Live plots and frame times.
     pub plots: plots::PlotsPanel,
+    /// The "Lessons" menu.
+    pub lessons: super::lesson::panel::LessonMenu,
 }
 
 impl Panels {
@@ -51,10 +53,12 @@ impl Panels {
             debug,
             inspector,
             plots,
+            lessons,
         } = self;
         egui::TopBottomPanel::top("menu").show(ctx, |ui| {
             egui::menu::bar(ui, |ui| {
                 files.menu(ui, state, &mut requests);
+                lessons.menu(ui, files, state);
                 ui.menu_button("Edit", |ui| {
                     let undo = state.undo.undo_label().map(|l| format!("Undo {l}"));
                     if ui
@@ -109,10 +113,15 @@ impl Panels {
                 }
             });
         });
+        // Lesson mode: the lesson panel replaces the sandbox's.
+        let sandbox = state.lesson.is_none();
+        if !sandbox {
+            super::lesson::panel::show(ctx, state);
+        }
         egui::SidePanel::left("left")
             .resizable(true)
             .default_width(260.0)
-            .show(ctx, |ui| {
+            .show_animated(ctx, sandbox, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     egui::CollapsingHeader::new("Palette")
                         .default_open(true)
@@ -128,7 +137,7 @@ impl Panels {
         egui::SidePanel::right("right")
             .resizable(true)
             .default_width(320.0)
-            .show(ctx, |ui| {
+            .show_animated(ctx, sandbox, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     egui::CollapsingHeader::new("Selected body")
                         .default_open(true)
