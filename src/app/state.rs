@@ -117,10 +117,10 @@ impl AppState {
 
     /// A short name for the title and the status bar.
     pub fn scene_name(&self) -> String {
-        self.scene_path
-            .as_ref()
-            .and_then(|p| p.file_name())
-            .map_or_else(|| "untitled".to_string(), |n| n.to_string_lossy().into_owned())
+        self.scene_path.as_ref().and_then(|p| p.file_name()).map_or_else(
+            || "default scene (built in)".to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
     }
 
     /// Fits the view to every body (F).
