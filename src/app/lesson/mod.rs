@@ -18,6 +18,7 @@
 //! read [`Player::state`], a pure function of the recorded steps.
 
 pub mod input;
+pub mod knobs;
 pub mod minkowski_view;
 pub mod paint;
 pub mod panel;

@@ -9,8 +9,6 @@ use crate::app::files;
 use crate::app::panels::files::FilesPanel;
 use crate::app::state::AppState;
 use crate::lesson::{fmt_num, Card, Granularity};
-use crate::narrow::{NarrowConfig, TouchingPolicy};
-use crate::scene::lesson_def::ITERATION_CAP_RANGE;
 use egui::text::LayoutJob;
 use egui::{Color32, FontId, RichText, TextFormat};
 use std::path::{Path, PathBuf};
@@ -137,7 +135,7 @@ pub fn show(ctx: &egui::Context, state: &mut AppState) {
                 ui.separator();
                 egui::CollapsingHeader::new("Knobs (recompute the trace)")
                     .default_open(false)
-                    .show(ui, |ui| knobs_ui(ui, mode));
+                    .show(ui, |ui| super::knobs::knobs_ui(ui, mode));
                 ui.add_space(6.0);
                 ui.small(
                     "Drag a shape to move it, a vertex handle to reshape it; wheel while dragging or Q/E to \
@@ -376,103 +374,6 @@ fn answer_ui(ui: &mut egui::Ui, mode: &LessonMode) {
             );
         }
     }
-}
-
-/// Every field of [`NarrowConfig`]; a change recomputes the trace (the player keeps its
-/// place).
-fn knobs_ui(ui: &mut egui::Ui, mode: &mut LessonMode) {
-    let mut c: NarrowConfig = *mode.lesson.config();
-    let NarrowConfig {
-        touch_tolerance,
-        touching,
-        gjk_max_iterations,
-        gjk_epsilon,
-        epa_max_iterations,
-        epa_epsilon,
-        gjk_initial_direction,
-        cull_by_bounds,
-        edge_tree,
-    } = &mut c;
-    let sci = |x: f64, _| format!("{x:.1e}");
-    egui::Grid::new("knobs").num_columns(2).show(ui, |ui| {
-        ui.label("Touching counts as");
-        ui.horizontal(|ui| {
-            ui.radio_value(touching, TouchingPolicy::Separated, "separated");
-            ui.radio_value(touching, TouchingPolicy::Intersecting, "intersecting");
-        });
-        ui.end_row();
-        ui.label("Touch tolerance (× scale)");
-        ui.add(
-            egui::DragValue::new(touch_tolerance)
-                .speed(1e-7)
-                .range(0.0..=1e-2)
-                .custom_formatter(sci),
-        );
-        ui.end_row();
-        let cap = *ITERATION_CAP_RANGE.start()..=64u32.min(*ITERATION_CAP_RANGE.end());
-        ui.label("GJK iteration cap");
-        ui.add(egui::Slider::new(gjk_max_iterations, cap.clone()));
-        ui.end_row();
-        ui.label("GJK epsilon (× scale)");
-        ui.add(
-            egui::DragValue::new(gjk_epsilon)
-                .speed(1e-7)
-                .range(1e-9..=0.5)
-                .custom_formatter(sci),
-        );
-        ui.end_row();
-        ui.label("EPA iteration cap");
-        ui.add(egui::Slider::new(epa_max_iterations, cap));
-        ui.end_row();
-        ui.label("EPA epsilon (× scale)");
-        ui.add(
-            egui::DragValue::new(epa_epsilon)
-                .speed(1e-7)
-                .range(1e-9..=0.5)
-                .custom_formatter(sci),
-        );
-        ui.end_row();
-        ui.label("GJK's first direction");
-        ui.horizontal(|ui| {
-            let mut custom = gjk_initial_direction.is_some();
-            ui.checkbox(&mut custom, "fixed");
-            match (custom, *gjk_initial_direction) {
-                (false, _) => {
-                    *gjk_initial_direction = None;
-                    ui.label("centre to centre");
-                }
-                (true, dir) => {
-                    let d = dir.unwrap_or(crate::math::Vec2::X);
-                    let mut degrees = d.y.atan2(d.x).to_degrees();
-                    ui.add(
-                        egui::DragValue::new(&mut degrees)
-                            .speed(1.0)
-                            .range(-180.0..=180.0)
-                            .suffix("°"),
-                    );
-                    let r = degrees.to_radians();
-                    *gjk_initial_direction = Some(crate::math::Vec2::new(r.cos(), r.sin()));
-                }
-            }
-        });
-        ui.end_row();
-        ui.label("Skip pieces whose boxes are apart");
-        ui.checkbox(cull_by_bounds, "");
-        ui.end_row();
-        ui.label("Bounding-volume trees");
-        ui.horizontal(|ui| {
-            use crate::narrow::EdgeTreePolicy;
-            ui.radio_value(edge_tree, EdgeTreePolicy::default(), "auto")
-                .on_hover_text("large polygons only: the same answer, less work");
-            ui.radio_value(edge_tree, EdgeTreePolicy::Always, "always");
-            ui.radio_value(edge_tree, EdgeTreePolicy::Never, "never");
-        });
-        ui.end_row();
-    });
-    if ui.button("Back to the lesson's knobs").clicked() {
-        c = mode.lesson.def().knobs.apply(NarrowConfig::default());
-    }
-    mode.set_config(c);
 }
 
 /// `text` with the shapes' names in their colours: "A" and a0, a1 … orange, "B" and

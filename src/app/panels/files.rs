@@ -142,23 +142,15 @@ impl FilesPanel {
                 if self.examples.is_empty() {
                     ui.label("(no scenes/ folder found)");
                 }
-                let mut chosen = None;
                 let mut in_lessons = false;
-                for path in &self.examples {
+                let chosen = path_buttons(ui, &self.examples, Path::file_stem, |ui, path| {
                     let is_lesson = path.parent().and_then(Path::file_name).is_some_and(|n| n == "lessons");
                     if is_lesson && !in_lessons {
                         ui.separator();
                         ui.label("Lessons");
                         in_lessons = true;
                     }
-                    let name = path
-                        .file_stem()
-                        .map(|s| s.to_string_lossy().into_owned())
-                        .unwrap_or_default();
-                    if ui.button(name).on_hover_text(path.display().to_string()).clicked() {
-                        chosen = Some(path.clone());
-                    }
-                }
+                });
                 if let Some(path) = chosen {
                     self.open(state, &path);
                     ui.close_menu();
@@ -168,16 +160,7 @@ impl FilesPanel {
                 if self.recent.paths.is_empty() {
                     ui.label("(none yet)");
                 }
-                let mut chosen = None;
-                for path in &self.recent.paths {
-                    let name = path
-                        .file_name()
-                        .map(|s| s.to_string_lossy().into_owned())
-                        .unwrap_or_default();
-                    if ui.button(name).on_hover_text(path.display().to_string()).clicked() {
-                        chosen = Some(path.clone());
-                    }
-                }
+                let chosen = path_buttons(ui, &self.recent.paths, Path::file_name, |_, _| {});
                 if let Some(path) = chosen {
                     self.open(state, &path);
                     ui.close_menu();
@@ -257,6 +240,27 @@ impl FilesPanel {
             Pending::Quit => self.quit_confirmed = true,
         }
     }
+}
+
+/// One button per path, labelled by `label_of` (file name or stem), the full path on
+/// hover; `before` runs ahead of each button (for headings). Returns the clicked path.
+fn path_buttons(
+    ui: &mut egui::Ui,
+    paths: &[PathBuf],
+    label_of: fn(&Path) -> Option<&std::ffi::OsStr>,
+    mut before: impl FnMut(&mut egui::Ui, &Path),
+) -> Option<PathBuf> {
+    let mut chosen = None;
+    for path in paths {
+        before(ui, path);
+        let name = label_of(path)
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if ui.button(name).on_hover_text(path.display().to_string()).clicked() {
+            chosen = Some(path.clone());
+        }
+    }
+    chosen
 }
 
 #[cfg(test)]
