@@ -16,6 +16,13 @@ pub struct Rot {
     pub sin: f32,
 }
 
+impl Default for Rot {
+    /// The identity rotation.
+    fn default() -> Self {
+        Rot::IDENTITY
+    }
+}
+
 impl Rot {
     /// The identity rotation.
     pub const IDENTITY: Rot = Rot { cos: 1.0, sin: 0.0 };

@@ -171,3 +171,73 @@ fn hours_of_frames_stay_exact() {
     assert_eq!(run(&mut clock, 1.0 / 60.0, frames), frames as u64);
     assert!((clock.simulated_time() - 3.0 * 3600.0).abs() < 1e-6);
 }
+
+/// What the window does with the clock each frame: runs the owed steps while the budget
+/// lasts, each step taking `step_seconds` of (synthetic) wall time, and drops the rest.
+fn frame_with_budget(clock: &mut FixedClock, frame_seconds: f64, step_seconds: f64) -> u32 {
+    let owed = clock.advance(frame_seconds);
+    let mut run = 0;
+    while run < owed && clock.within_budget(run, run as f64 * step_seconds) {
+        run += 1;
+    }
+    clock.drop_steps(owed, run);
+    run
+}
+
+#[test]
+fn step_budget_keeps_slow_scenes_from_freezing_the_window() {
+    // A scene whose step takes 60 ms: a frame that owes 15 steps (the 0.25 s clamp) would
+    // take 0.9 s. The 40 ms budget runs one step per frame instead, and drops the rest.
+    let mut clock = FixedClock::new(60.0);
+    let mut frame_seconds = 0.25;
+    for _ in 0..40 {
+        let run = frame_with_budget(&mut clock, frame_seconds, 0.060);
+        assert_eq!(run, 1, "one step per frame while a step is over budget");
+        frame_seconds = 0.060 + 0.010; // the frame now lasts one step plus drawing
+    }
+    assert_eq!(clock.steps_taken(), 40, "dropped steps are not counted");
+    assert!((clock.simulated_time() - 40.0 / 60.0).abs() < 1e-9);
+    // 1/60 s simulated per 70 ms frame: 0.24x real time.
+    let ratio = clock.real_time_ratio();
+    assert!((ratio - (1.0 / 60.0) / 0.070).abs() < 0.02, "{ratio}");
+    assert!(clock.is_slow_motion());
+}
+
+#[test]
+fn fast_scenes_keep_real_time_within_the_budget() {
+    let mut clock = FixedClock::new(60.0);
+    for _ in 0..120 {
+        // 60 FPS frames, 1 ms steps: every owed step runs.
+        frame_with_budget(&mut clock, 1.0 / 60.0, 0.001);
+    }
+    assert!(
+        (clock.real_time_ratio() - 1.0).abs() < 0.02,
+        "{}",
+        clock.real_time_ratio()
+    );
+    assert!(!clock.is_slow_motion());
+    // A 0.2 s hitch owes 12 steps; 5 ms steps fit 8 of them in the 40 ms budget.
+    assert_eq!(frame_with_budget(&mut clock, 0.2, 0.005), 8);
+    clock.set_step_budget_seconds(1.0);
+    assert_eq!(frame_with_budget(&mut clock, 0.2, 0.005), 12);
+}
+
+#[test]
+fn pausing_is_not_slow_motion_and_resuming_measures_afresh() {
+    let mut clock = FixedClock::new(60.0);
+    for _ in 0..60 {
+        frame_with_budget(&mut clock, 1.0 / 60.0, 0.1);
+    }
+    // Frames of 1/60 s with 100 ms steps: still one step per frame, real time kept.
+    assert!(!clock.is_slow_motion());
+    clock.pause();
+    for _ in 0..60 {
+        assert_eq!(frame_with_budget(&mut clock, 1.0 / 60.0, 0.1), 0);
+    }
+    assert!(!clock.is_slow_motion(), "paused is not slow motion");
+    clock.resume();
+    for _ in 0..60 {
+        frame_with_budget(&mut clock, 1.0 / 60.0, 0.001);
+    }
+    assert!((clock.real_time_ratio() - 1.0).abs() < 0.02);
+}

@@ -80,13 +80,12 @@ fn the_box_in_the_notch_is_an_intersect_disagreement_against_sat_decomposed() {
     let handles = world.bodies().handles();
     let report = world.step(DT).race.expect("racing");
     assert_eq!(report.chosen, Algorithm::SatDecomposed);
-    // One pair, four substeps: NonConvexSat disagrees on every one; GjkEpa never.
-    let substeps = world.settings().substeps;
+    // One pair, detected once per step: NonConvexSat disagrees; GjkEpa does not.
     assert_eq!(
         report.count(Algorithm::NonConvexSat, DisagreementKind::IntersectDiffers),
-        substeps as usize
+        1
     );
-    assert_eq!(report.disagreements.len(), substeps as usize, "{report:#?}");
+    assert_eq!(report.disagreements.len(), 1, "{report:#?}");
     for (i, d) in report.disagreements.iter().enumerate() {
         assert_eq!((d.body_a, d.body_b), (handles[0], handles[1]), "the box is A");
         assert_eq!(d.other, Algorithm::NonConvexSat);
@@ -95,7 +94,7 @@ fn the_box_in_the_notch_is_an_intersect_disagreement_against_sat_decomposed() {
         assert!(d.other_answer.intersect);
         assert!((d.other_answer.depth - 1.3).abs() < 1e-5, "{d:?}");
     }
-    assert_eq!(report.stats(Algorithm::NonConvexSat).intersecting, substeps);
+    assert_eq!(report.stats(Algorithm::NonConvexSat).intersecting, 1);
     assert_eq!(report.stats(Algorithm::SatDecomposed).intersecting, 0);
     assert_eq!(report.stats(Algorithm::GjkEpa).intersecting, 0);
     // The simulation used SatDecomposed: nothing touched, so the box has not moved.

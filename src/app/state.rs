@@ -143,12 +143,28 @@ impl AppState {
     }
 
     /// Runs the steps the clock owes for a frame of `frame_s` seconds; returns how many.
+    ///
+    /// The steps stop when the clock's step budget is spent (the app may read the wall
+    /// clock; the core's clock is told the elapsed time): the rest are dropped, the scene
+    /// runs in slow motion, and the window stays responsive.
     pub fn advance(&mut self, frame_s: f64) -> u32 {
-        let steps = self.clock.advance(frame_s);
-        for _ in 0..steps {
+        let owed = self.clock.advance(frame_s);
+        let start = std::time::Instant::now();
+        let mut run = 0;
+        while run < owed && self.clock.within_budget(run, start.elapsed().as_secs_f64()) {
             self.step_once();
+            run += 1;
         }
-        steps
+        self.clock.drop_steps(owed, run);
+        run
+    }
+
+    /// The slow-motion readout for the status bar, when the simulation cannot keep up
+    /// with real time ("slow motion: 0.40× real time").
+    pub fn slow_motion_text(&self) -> Option<String> {
+        self.clock
+            .is_slow_motion()
+            .then(|| format!("slow motion: {:.2}× real time", self.clock.real_time_ratio()))
     }
 
     /// One fixed step: tools act (the mouse spring), the world steps, the plots sample.

@@ -34,6 +34,18 @@ pub const DEFAULT_MAX_FRAME_SECONDS: f64 = 0.25;
 /// (0.25 s · 4 · 240 Hz = 240 steps). 64 covers a 0.25 s hitch at 60 Hz and 4x (60 steps).
 pub const DEFAULT_MAX_STEPS_PER_FRAME: u32 = 64;
 
+/// Wall time the steps of one frame may take (seconds) before the rest of the frame's
+/// steps are dropped. The frame clamp and the step cap bound how much simulated time a
+/// frame owes, not how long repaying it takes: with 5000 bodies a step can take 50 ms, and
+/// 15 owed steps froze the window for 0.75 s a frame. 40 ms leaves room for drawing within
+/// a 100 ms frame on software GL; at least one step always runs, so a scene whose single
+/// step is slower than the budget still moves, in slow motion.
+pub const DEFAULT_STEP_BUDGET_SECONDS: f64 = 0.040;
+
+/// The real-time ratio is measured over windows of this much wall time (seconds): long
+/// enough to average out a frame's jitter, short enough to follow a scene that speeds up.
+const RATIO_WINDOW_SECONDS: f64 = 0.5;
+
 /// Step rates are clamped into this range (Hz): below 1 Hz a step is longer than any
 /// frame clamp; above 1000 Hz a frame would need more steps than the cap allows.
 const RATE_RANGE_HZ: (f64, f64) = (1.0, 1000.0);
@@ -61,6 +73,12 @@ pub struct FixedClock {
     max_steps_per_frame: u32,
     simulated_seconds: f64,
     steps_taken: u64,
+    step_budget_seconds: f64,
+    /// Wall and simulated seconds of the current measuring window (running time only).
+    window_wall_seconds: f64,
+    window_simulated_seconds: f64,
+    /// Simulated seconds per wall second over the last whole window (1 until measured).
+    real_time_ratio: f64,
 }
 
 impl Default for FixedClock {
@@ -85,6 +103,10 @@ impl FixedClock {
             max_steps_per_frame: DEFAULT_MAX_STEPS_PER_FRAME,
             simulated_seconds: 0.0,
             steps_taken: 0,
+            step_budget_seconds: DEFAULT_STEP_BUDGET_SECONDS,
+            window_wall_seconds: 0.0,
+            window_simulated_seconds: 0.0,
+            real_time_ratio: 1.0,
         }
     }
 
@@ -115,12 +137,65 @@ impl FixedClock {
         // DEFAULT_MAX_STEPS_PER_FRAME), the fractional remainder is kept.
         let steps = whole_steps.min(self.max_steps_per_frame as f64) as u32;
         self.record_steps(steps);
+        // The window is closed before this frame is added: the frames in it have had
+        // their dropped steps taken back (`drop_steps`) by now.
+        if self.window_wall_seconds >= RATIO_WINDOW_SECONDS {
+            self.real_time_ratio = self.window_simulated_seconds / self.window_wall_seconds;
+            self.window_wall_seconds = 0.0;
+            self.window_simulated_seconds = 0.0;
+        }
+        self.window_wall_seconds += frame_seconds;
+        self.window_simulated_seconds += steps as f64 * self.dt_seconds;
         steps
     }
 
     fn record_steps(&mut self, steps: u32) {
         self.steps_taken += steps as u64;
         self.simulated_seconds += steps as f64 * self.dt_seconds;
+    }
+
+    /// Whether the frame may run another of the steps [`advance`](Self::advance) asked
+    /// for, after `steps_run` of them took `elapsed_seconds` of wall time: the first step
+    /// always runs, the others while the frame's steps stay within the step budget.
+    pub fn within_budget(&self, steps_run: u32, elapsed_seconds: f64) -> bool {
+        steps_run == 0 || elapsed_seconds < self.step_budget_seconds
+    }
+
+    /// The frame ran only `run` of the `owed` steps [`advance`](Self::advance) returned
+    /// (the budget ran out): the others are dropped, not carried to the next frame, where
+    /// the debt would only grow. Simulated time falls behind real time, and
+    /// [`real_time_ratio`](Self::real_time_ratio) says by how much.
+    pub fn drop_steps(&mut self, owed: u32, run: u32) {
+        let dropped = owed.saturating_sub(run);
+        if dropped == 0 {
+            return;
+        }
+        let seconds = dropped as f64 * self.dt_seconds;
+        self.steps_taken = self.steps_taken.saturating_sub(dropped as u64);
+        self.simulated_seconds = (self.simulated_seconds - seconds).max(0.0);
+        self.window_simulated_seconds = (self.window_simulated_seconds - seconds).max(0.0);
+    }
+
+    /// Wall time the steps of one frame may take (seconds; see
+    /// [`DEFAULT_STEP_BUDGET_SECONDS`]). NaN and negative values are ignored.
+    pub fn set_step_budget_seconds(&mut self, budget_seconds: f64) {
+        if budget_seconds >= 0.0 {
+            self.step_budget_seconds = budget_seconds;
+        }
+    }
+
+    /// Simulated seconds per wall second over the last half second of running time: the
+    /// time scale when the simulation keeps up, less when the frame clamp, the step cap or
+    /// the step budget dropped time ("slow motion"). 1 before anything was measured;
+    /// pausing keeps the last value.
+    pub fn real_time_ratio(&self) -> f64 {
+        self.real_time_ratio
+    }
+
+    /// True when simulated time runs noticeably (more than 5 %) slower than the time
+    /// scale asks: the simulation cannot keep up with real time.
+    pub fn is_slow_motion(&self) -> bool {
+        !self.paused && self.real_time_ratio < 0.95 * self.time_scale
     }
 
     /// Stops advancing simulated time (single steps still run).
@@ -131,6 +206,11 @@ impl FixedClock {
     /// Resumes advancing; a single step still pending is dropped (running time takes
     /// over).
     pub fn resume(&mut self) {
+        if self.paused {
+            // Measure running time afresh: the window before the pause says nothing now.
+            self.window_wall_seconds = 0.0;
+            self.window_simulated_seconds = 0.0;
+        }
         self.paused = false;
         self.single_step_pending = false;
     }
@@ -241,6 +321,9 @@ impl FixedClock {
         self.simulated_seconds = 0.0;
         self.steps_taken = 0;
         self.single_step_pending = false;
+        self.window_wall_seconds = 0.0;
+        self.window_simulated_seconds = 0.0;
+        self.real_time_ratio = self.time_scale;
     }
 }
 

@@ -3,14 +3,17 @@
 //! The discrete pipeline only looks at the pose a body has at the end of each substep.
 //! A body that moves further than its own thickness (plus the obstacle's) in one
 //! substep can be on one side of a wall before and on the other after, never
-//! overlapping it at a pose the narrow phase sees: it *tunnels*. Seed 003 (Ren & Xie's
-//! Robot Fish platform) fixes this by inserting intermediate poses between steps and
-//! rolling back to the moment of contact. This file does that after every substep's
-//! integration, for each dynamic body that moved "fast":
+//! overlapping it at a pose the narrow phase sees: it *tunnels*. Ren and Xie's Robot
+//! Fish platform fixes this by inserting intermediate poses between steps and rolling
+//! back to the moment of contact. This file does that after every step (after every
+//! substep under the literal projection, which detects every substep), for each
+//! dynamic body that moved "fast":
 //!
 //! ```text
 //! motion bound  s = |Δc| + |Δθ|·reach         (no core point moved further than s)
-//! fast          s > fraction × min_extent     (settings; a circle's extent is its radius)
+//! fast          s > fraction × min_extent × substeps swept
+//!               (settings; a circle's extent is its radius; per substep, as before the
+//!               detection moved to once per step)
 //! swept box     box of the circle of radius outer_reach around c0 and around c1
 //! targets       other bodies (static, kinematic, sleeping, slow dynamic — at their
 //!               end-of-substep poses) whose box meets the swept box and that do not
@@ -159,7 +162,10 @@ impl ContinuousScratch {
 
     /// Sweeps every fast body from its recorded start to its current pose and rolls it
     /// back to its time of impact (see the module docs). Call after integration.
-    pub(crate) fn sweep(&mut self, bodies: &mut BodySet, settings: &WorldSettings) -> SweepCounts {
+    ///
+    /// `substeps` is how many substeps the motion since `record_start` spans: a body is
+    /// fast when it moves more than the fraction of its extent *per substep*.
+    pub(crate) fn sweep(&mut self, bodies: &mut BodySet, settings: &WorldSettings, substeps: u32) -> SweepCounts {
         let mut counts = SweepCounts::default();
         if settings.continuous == ContinuousMode::Off {
             return counts;
@@ -179,7 +185,7 @@ impl ContinuousScratch {
                 continue;
             };
             if let Some(m) = motion_of(body, start) {
-                if m.bound > fraction * body.min_extent() {
+                if m.bound > fraction * body.min_extent() * substeps.max(1) as f32 {
                     self.fast.push(slot);
                     self.is_fast[slot] = true;
                 }

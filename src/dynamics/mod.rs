@@ -25,9 +25,16 @@
 //! - `world.rs`: [`World`] and [`World::step`]: candidate pairs (by the broad phase
 //!   the settings choose, [`crate::broad`]) → narrow phase →
 //!   resolution → integration, per substep;
+//! - `contacts.rs`: the contacts found once per step (with speculative points for pairs
+//!   about to touch), kept across steps with their impulses;
+//! - `body_state.rs`, `constraint.rs`: the dense body states and contact constraints the
+//!   solvers work on;
 //! - `solver.rs`: sequential impulses with friction, restitution, warm starting and soft
-//!   contacts (Catto 2005, Box2D v3);
-//! - `projection.rs`: the seeds' projection resolution, (1 + e)·λ;
+//!   contacts (Catto 2005, Box2D v3) — [`Resolution::Impulses`];
+//! - `xpbd.rs`: position-based contact resolution (Müller et al. 2020) —
+//!   [`Resolution::Projection`];
+//! - `projection.rs`: the papers' literal projection, (1 + e)·λ —
+//!   [`Resolution::LiteralProjection`];
 //! - `integrate.rs`: semi-implicit Euler and its known error;
 //! - `continuous.rs`: pseudo-continuous detection (seed 003): fast bodies are swept by
 //!   intermediate poses or by conservative advancement and rolled back to the moment of
@@ -43,7 +50,10 @@
 //!   drawing by. It never reads a clock itself, so it is tested with synthetic time.
 
 mod body;
+mod body_state;
 mod clock;
+mod constraint;
+mod contacts;
 mod continuous;
 mod integrate;
 mod manifold;
@@ -54,9 +64,12 @@ mod settings;
 mod sleep;
 mod solver;
 mod world;
+mod xpbd;
 
 pub use body::{Body, BodyHandle, BodySet};
-pub use clock::{FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_MAX_STEPS_PER_FRAME, DEFAULT_RATE_HZ};
+pub use clock::{
+    FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_MAX_STEPS_PER_FRAME, DEFAULT_RATE_HZ, DEFAULT_STEP_BUDGET_SECONDS,
+};
 pub use continuous::MAX_ADVANCEMENT_ITERATIONS;
 pub use manifold::ContactManifold;
 pub use profile::{RemovedBody, StepProfile, StepReport};

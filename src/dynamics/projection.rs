@@ -1,12 +1,14 @@
-//! Projection resolution, the method of seeds 001 and 003: move positions, then fix
-//! velocities.
+//! The papers' literal projection resolution: move positions, then fix velocities, as
+//! the non-convex SAT paper's step 11 ("move PA by V") and the polygon-mesh survey's
+//! resolution section describe it. [`super::Resolution::LiteralProjection`]; the
+//! position-based method that stacks is `xpbd.rs`.
 //!
 //! For each intersecting pair, in candidate order:
 //!
 //! ```text
 //! w = inv_mass_a + inv_mass_b                     (nothing to do when 0)
-//! A moves by  mtv · inv_mass_a / w                 (mtv moves A out of B)
-//! B moves by −mtv · inv_mass_b / w
+//! if A can move:  A moves by the whole mtv        (mtv moves A out of B)
+//! else:           B moves by −mtv
 //! p  = mean of the contact points, r = p − centre
 //! vn = (v_b + ω_b × r_b − v_a − ω_a × r_a) · n     (n from A to B)
 //! if vn < 0:  λ = −vn / (w + I_a⁻¹ (r_a × n)² + I_b⁻¹ (r_b × n)²)
@@ -14,19 +16,21 @@
 //! ```
 //!
 //! λ alone cancels the approach (a perfectly inelastic hit); (1 + e)·λ sends the bodies
-//! apart at e times their approach speed, seed 001's "elastic hit". No friction and no
-//! memory between steps, so a stack slowly creeps: use [`super::Resolution::Impulses`]
-//! for that. Moving by the whole MTV leaves the pair exactly touching, which the narrow
-//! phase reports as separated; resting bodies therefore find their contact again every
-//! other substep, which is the method's known jitter.
+//! apart at e times their approach speed, the survey's "elastic hit". No friction, no
+//! rotation in the move and no memory between substeps: each pair is resolved alone, so
+//! moving A out of B pushes it into its other neighbours, and a stack collapses (the
+//! pyramid test in `tests/resolution.rs` records it). Moving by the whole MTV leaves the
+//! pair exactly touching, which the narrow phase reports as separated; resting bodies
+//! therefore find their contact again every other substep, which is the method's known
+//! jitter.
 
 use super::body::BodySet;
 use super::manifold::ContactManifold;
 use super::solver::mix_friction_restitution;
 use crate::math::{cross, Vec2};
 
-/// Resolves every manifold by projection (see the module docs).
-pub(crate) fn resolve_by_projection(bodies: &mut BodySet, manifolds: &[ContactManifold]) {
+/// Resolves every manifold by the literal projection (see the module docs).
+pub(crate) fn resolve_by_literal_projection(bodies: &mut BodySet, manifolds: &[ContactManifold]) {
     for m in manifolds {
         let (ia, ib) = (m.body_a.index as usize, m.body_b.index as usize);
         let (Some(a), Some(b)) = (bodies.slot(ia), bodies.slot(ib)) else {
@@ -37,8 +41,11 @@ pub(crate) fn resolve_by_projection(bodies: &mut BodySet, manifolds: &[ContactMa
             continue;
         }
         let (_, restitution) = mix_friction_restitution(a.friction(), b.friction(), a.restitution(), b.restitution());
-        let move_a = m.mtv * (a.inv_mass() / w);
-        let move_b = -m.mtv * (b.inv_mass() / w);
+        let (move_a, move_b) = if a.inv_mass() > 0.0 {
+            (m.mtv, Vec2::ZERO)
+        } else {
+            (Vec2::ZERO, -m.mtv)
+        };
         let points = m.points.as_slice();
         let point = if points.is_empty() {
             0.5 * (a.center_of_mass() + b.center_of_mass())

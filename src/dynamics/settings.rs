@@ -15,10 +15,31 @@ pub enum Resolution {
     /// correction (`solver.rs`). Stacks; the default.
     #[default]
     Impulses,
-    /// Seeds 001/003: move each overlapping pair apart along its MTV, split by inverse
-    /// mass, and cancel the approaching normal velocity with (1 + restitution)·λ
-    /// (`projection.rs`). No friction; does not stack well — shown for comparison.
+    /// Position-based contact resolution after Müller et al., "Detailed Rigid Body
+    /// Simulation with Extended Position Based Dynamics" (2020): per substep, bodies
+    /// are moved apart with generalised inverse masses (rotation included), static
+    /// friction holds positions, and a velocity pass applies dynamic friction and
+    /// restitution (`xpbd.rs`). Stacks.
     Projection,
+    /// The papers' literal method: every substep, move the first body of each
+    /// overlapping pair out along the whole MTV and cancel the approaching normal
+    /// velocity with (1 + restitution)·λ (`projection.rs`). No friction, no memory:
+    /// does not stack — kept so the comparison can be shown.
+    LiteralProjection,
+}
+
+impl Resolution {
+    /// All, in menu order.
+    pub const ALL: [Resolution; 3] = [
+        Resolution::Impulses,
+        Resolution::Projection,
+        Resolution::LiteralProjection,
+    ];
+
+    /// The name used in scene files, on the command line and in menus.
+    pub fn name(self) -> &'static str {
+        self.to_def().name()
+    }
 }
 
 /// Everything that tunes [`crate::dynamics::World::step`].
@@ -186,6 +207,7 @@ impl Resolution {
         match def {
             ResolutionDef::Impulses => Resolution::Impulses,
             ResolutionDef::Projection => Resolution::Projection,
+            ResolutionDef::LiteralProjection => Resolution::LiteralProjection,
         }
     }
 
@@ -194,6 +216,7 @@ impl Resolution {
         match self {
             Resolution::Impulses => ResolutionDef::Impulses,
             Resolution::Projection => ResolutionDef::Projection,
+            Resolution::LiteralProjection => ResolutionDef::LiteralProjection,
         }
     }
 }

@@ -1,47 +1,66 @@
 //! The world: bodies, settings, and the fixed-step pipeline.
 //!
-//! One call to [`World::step`] advances the simulation by `dt`, cut into
-//! [`WorldSettings::substeps`] substeps of `h = dt / substeps`, each running the whole
-//! pipeline of seeds 001 and 003:
+//! One call to [`World::step`] advances the simulation by `dt`. Contacts are detected
+//! once per step and solved over [`WorldSettings::substeps`] substeps of
+//! `h = dt / substeps` (Box2D v3's soft step; Müller et al. 2020's substepping): the
+//! solvers move the contact points with the bodies instead of asking the narrow phase
+//! again, which is what makes small substeps cheap.
 //!
 //! ```text
-//! for each substep:
-//!     candidate pairs   world AABBs → brute force (pairs.rs)           [broad]
-//!     narrow phase      collide() with the chosen algorithm per pair   [narrow]
-//!     wake sleeping islands an awake body touched (sleep.rs)
-//!     (race mode)       the other two on the same pair (race.rs)       [narrow]
-//!     v += g·h          dynamic bodies                                 [integration]
-//!     resolution        Impulses: solve velocities (solver.rs)         [resolution]
-//!                       Projection: move apart, fix velocities (projection.rs)
-//!     x += v·h, θ += ω·h                                               [integration]
-//!     (Impulses only)   relax passes, restitution, store impulses      [resolution]
-//!     sweep fast bodies, roll back to the time of impact (continuous.rs) [continuous]
-//!     remove bodies whose state is no longer finite
+//! margins           how far each body can move this step, plus a speculative distance
+//! candidate pairs   boxes grown by the margins → the chosen broad phase    [broad]
+//! narrow phase      once per pair: the chosen algorithm's points, or speculative
+//!                   points where a pair is about to touch (contacts.rs)     [narrow]
+//!   (race mode)     the other two algorithms on the same pairs (race.rs)
+//! wake sleeping islands an awake body touched (sleep.rs)
+//! resolution        dense body states and constraints (body_state.rs, constraint.rs),
+//!                   then per substep: v += g·h, solve, x += v·h
+//!                   Impulses: soft-step sequential impulses (solver.rs)
+//!                   Projection: position-based dynamics (xpbd.rs)      [resolution]
+//! write back        poses and velocities into the bodies              [integration]
+//! sweep fast bodies, roll back to the time of impact (continuous.rs) [continuous]
+//! remove bodies whose state is no longer finite
 //! ```
 //!
-//! Before the substeps, islands woken through the API wake whole; after them, rest
-//! timers advance and resting islands fall asleep (`sleep.rs`).
+//! [`Resolution::LiteralProjection`], the papers' own method, keeps the pipeline they
+//! describe: every substep detects again and moves bodies apart by their MTVs
+//! (`projection.rs`).
+//!
+//! Before the step, islands woken through the API wake whole; after it, rest timers
+//! advance and resting islands fall asleep (`sleep.rs`).
 //!
 //! Determinism: every loop runs in slot order and nothing reads the clock or a hash
 //! map's order, so the same world stepped the same way gives the same bits
 //! ([`World::state_hash`]).
 
 use super::body::{Body, BodyHandle, BodySet};
+use super::body_state::BodyStates;
+use super::constraint::{build_constraints, store_impulses, Constraint};
+use super::contacts::{ContactSet, DetectInput};
 use super::continuous::ContinuousScratch;
 use super::integrate::{integrate_positions, integrate_velocities};
 use super::manifold::ContactManifold;
 use super::profile::{RemovedBody, StepProfile, StepReport};
-use super::projection::resolve_by_projection;
+use super::projection::resolve_by_literal_projection;
 use super::race::RaceReport;
-use super::settings::{Resolution, WorldSettings};
+use super::settings::{ContinuousMode, Resolution, WorldSettings};
 use super::sleep::{self, SleepScratch};
-use super::solver::{ContactCache, ContactSolver};
+use super::xpbd::XpbdScratch;
 use crate::broad::{BroadPhase, Proxy};
 use crate::narrow::collide;
 use crate::scene::{BodyDef, Scene, SceneDef, SceneError, SettingsDef, FORMAT_VERSION};
 use std::time::Instant;
 
-/// Buffers reused by every substep; never saved, rebuilt at will.
+/// The speculative distance, in slops: pairs this close are given points even when the
+/// bodies do not move (Box2D v3's `b2_speculativeDistance`, 4 × `linearSlop`), so a
+/// body resting on another keeps its contact whatever the rounding of a step.
+const SPECULATIVE_SLOPS: f32 = 4.0;
+
+/// The most a body's motion can grow its margin (m). Beyond it the pair list would
+/// cover the whole scene; a body that fast is left to the continuous sweep.
+const MAX_MARGIN_M: f32 = 10.0;
+
+/// Buffers reused by every step; never saved, rebuilt at will.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
     /// The broad phase keeps state between steps (sorted axis, tree), but it is all
@@ -49,7 +68,13 @@ struct Scratch {
     broad: BroadPhase,
     proxies: Vec<Proxy>,
     pairs: Vec<(u32, u32)>,
-    solver: ContactSolver,
+    /// Per slot, how far the body may move this step plus half the speculative
+    /// distance (m).
+    margins: Vec<f32>,
+    /// The solvers' dense body states and constraints (`body_state.rs`, `constraint.rs`).
+    states: BodyStates,
+    constraints: Vec<Constraint>,
+    xpbd: XpbdScratch,
     /// Start poses and lists of the fast-body sweeps (`continuous.rs`).
     continuous: ContinuousScratch,
     /// Union–find of the islands (`sleep.rs`).
@@ -61,9 +86,10 @@ struct Scratch {
 pub struct World {
     settings: WorldSettings,
     bodies: BodySet,
-    /// Warm-start impulses carried from one substep to the next.
-    cache: ContactCache,
-    /// The intersecting pairs of the last substep (for display and tests).
+    /// The contacts of the last step, with the impulses the next one starts from
+    /// (`contacts.rs`).
+    contacts: ContactSet,
+    /// The intersecting pairs of the last detection (for display and tests).
     manifolds: Vec<ContactManifold>,
     scratch: Scratch,
     time_s: f64,
@@ -85,7 +111,7 @@ impl World {
         World {
             settings,
             bodies: BodySet::new(),
-            cache: ContactCache::default(),
+            contacts: ContactSet::default(),
             manifolds: Vec::new(),
             scratch: Scratch::default(),
             time_s: 0.0,
@@ -166,7 +192,7 @@ impl World {
         let old_aabb = body.aabb();
         *body = Body::new(def, shape);
         let new_aabb = body.aabb();
-        self.cache.forget_body(handle);
+        self.contacts.forget_slot(handle.index);
         self.manifolds.retain(|m| m.body_a != handle && m.body_b != handle);
         let margin = 2.0 * self.settings.slop.max(0.0) + 1e-3;
         sleep::wake_near(
@@ -183,7 +209,7 @@ impl World {
     /// it.
     pub fn remove(&mut self, handle: BodyHandle) -> Option<Body> {
         let body = self.bodies.remove(handle)?;
-        self.cache.forget_body(handle);
+        self.contacts.forget_slot(handle.index);
         self.manifolds.retain(|m| m.body_a != handle && m.body_b != handle);
         let margin = 2.0 * self.settings.slop.max(0.0) + 1e-3;
         sleep::wake_near(&mut self.bodies, &body.aabb(), margin, &mut self.scratch.sleep);
@@ -219,19 +245,20 @@ impl World {
         &self.settings
     }
 
-    /// The settings, to change between steps. Changing the resolution forgets the
-    /// warm-start cache.
+    /// The settings, to change between steps. The warm-start impulses are forgotten
+    /// (they were solved for the old settings).
     pub fn settings_mut(&mut self) -> &mut WorldSettings {
-        self.cache.clear();
+        self.contacts.clear();
         &mut self.settings
     }
 
-    /// The intersecting pairs found by the last substep.
+    /// The intersecting pairs found by the last detection (at the start of the last step,
+    /// or of its last substep under [`Resolution::LiteralProjection`]).
     pub fn contacts(&self) -> &[ContactManifold] {
         &self.manifolds
     }
 
-    /// The broad phase as the last substep left it (sorted intervals, grid cells, tree),
+    /// The broad phase as the last step left it (sorted intervals, grid cells, tree),
     /// read-only, for drawing its structure.
     pub fn broad_phase(&self) -> &BroadPhase {
         &self.scratch.broad
@@ -300,8 +327,13 @@ impl World {
         report.race = self.settings.race.then(|| RaceReport::new(self.settings.narrow_phase));
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as f32;
-        for _ in 0..substeps {
-            self.substep(h, &mut report);
+        match self.settings.resolution {
+            Resolution::LiteralProjection => {
+                for substep in 0..substeps {
+                    self.literal_substep(h, substep, &mut report);
+                }
+            }
+            Resolution::Impulses | Resolution::Projection => self.solver_step(dt, substeps, &mut report),
         }
         self.end_sleep(dt, &mut report.profile);
         self.time_s += dt as f64;
@@ -310,15 +342,122 @@ impl World {
         report
     }
 
-    fn substep(&mut self, h: f32, report: &mut StepReport) {
-        let profile: &mut StepProfile = &mut report.profile;
-        profile.substeps += 1;
+    /// One step of the solvers' pipeline (see the module docs).
+    fn solver_step(&mut self, dt: f32, substeps: u32, report: &mut StepReport) {
         let settings = self.settings;
-
+        let h = dt / substeps as f32;
+        report.profile.substeps += substeps;
         self.scratch.continuous.record_start(&self.bodies);
 
         let t = Instant::now();
-        profile.broad_tests += self.find_candidate_pairs();
+        self.compute_margins(dt);
+        report.profile.broad_tests += self.find_candidate_pairs(true);
+        report.profile.candidate_pairs += self.scratch.pairs.len() as u32;
+        report.profile.broad += t.elapsed();
+
+        let t = Instant::now();
+        let input = DetectInput {
+            algorithm: settings.narrow_phase,
+            config: &settings.narrow_config,
+            margins: &self.scratch.margins,
+            slop: settings.slop,
+            warm_starting: settings.warm_starting,
+        };
+        let bodies = &self.bodies;
+        let race = &mut report.race;
+        let counts = self
+            .contacts
+            .detect(bodies, &self.scratch.pairs, &input, |pair, contact| {
+                if let Some(race) = race.as_mut() {
+                    race.race_pair(bodies, pair, contact, &settings.narrow_config, 0);
+                }
+            });
+        self.contacts.manifolds(&mut self.manifolds);
+        let profile = &mut report.profile;
+        profile.work.add(&counts.work);
+        profile.contacts += counts.touching;
+        profile.contact_points += counts.points;
+        profile.narrow += t.elapsed();
+        if settings.sleeping {
+            sleep::wake_touched(&mut self.bodies, &self.manifolds, &mut self.scratch.sleep);
+        }
+
+        let t = Instant::now();
+        let Scratch {
+            states,
+            constraints,
+            xpbd,
+            ..
+        } = &mut self.scratch;
+        states.gather(&self.bodies);
+        build_constraints(&self.contacts, states, constraints);
+        match settings.resolution {
+            Resolution::Projection => super::xpbd::solve_step(states, constraints, &settings, substeps, h, xpbd),
+            _ => super::solver::solve_step(states, constraints, &settings, substeps, h),
+        }
+        store_impulses(constraints, &mut self.contacts);
+        profile.resolution += t.elapsed();
+
+        let t = Instant::now();
+        states.write_back(&mut self.bodies);
+        profile.integration += t.elapsed();
+
+        let t = Instant::now();
+        let counts = self.scratch.continuous.sweep(&mut self.bodies, &settings, substeps);
+        profile.continuous_bodies += counts.bodies;
+        profile.continuous_rollbacks += counts.rollbacks;
+        profile.continuous_queries += counts.queries;
+        profile.continuous += t.elapsed();
+
+        let t = Instant::now();
+        self.remove_non_finite(&mut report.removed);
+        report.profile.integration += t.elapsed();
+    }
+
+    /// How far each body may move during a step of `dt`, plus half the speculative
+    /// distance: the margin its box grows by in the broad phase, and its share of a
+    /// pair's speculative margin. A bound on the motion (|v|·dt + |ω|·reach·dt, plus
+    /// |g|·dt² for gravity's part) makes every contact the step can make known at its
+    /// start, however fast the body (Catto, "Speculative contacts", 2013): a falling box
+    /// lands on the ground instead of sinking into it for a step.
+    ///
+    /// With continuous detection switched off the margin is the speculative distance
+    /// alone: the world is then as discrete as the setting says, and a fast body can
+    /// tunnel — which is what that setting is there to show.
+    fn compute_margins(&mut self, dt: f32) {
+        let speculate_motion = self.settings.continuous != ContinuousMode::Off;
+        let half_speculative = 0.5 * SPECULATIVE_SLOPS * self.settings.slop.max(0.0);
+        let gravity_reach = self.settings.gravity.length() * dt * dt;
+        let margins = &mut self.scratch.margins;
+        margins.clear();
+        margins.resize(self.bodies.slot_count(), 0.0);
+        for (slot, margin) in margins.iter_mut().enumerate() {
+            let Some(body) = self.bodies.slot(slot) else { continue };
+            let motion = if !speculate_motion || body.is_sleeping() || body.kind() == crate::scene::BodyKind::Static {
+                0.0
+            } else {
+                let own = (body.linear_velocity().length() + body.angular_velocity().abs() * body.outer_reach()) * dt;
+                own + if body.is_dynamic() { gravity_reach } else { 0.0 }
+            };
+            // A body moving at absurd speed would grow its box over the whole world:
+            // cap the margin (the continuous sweep still catches what it misses).
+            *margin = half_speculative + motion.min(MAX_MARGIN_M);
+            if !margin.is_finite() {
+                *margin = half_speculative;
+            }
+        }
+    }
+
+    /// One substep of the papers' own pipeline: detect again, move apart by the MTVs,
+    /// integrate (`projection.rs`).
+    fn literal_substep(&mut self, h: f32, substep: u32, report: &mut StepReport) {
+        let profile: &mut StepProfile = &mut report.profile;
+        profile.substeps += 1;
+        let settings = self.settings;
+        self.scratch.continuous.record_start(&self.bodies);
+
+        let t = Instant::now();
+        profile.broad_tests += self.find_candidate_pairs(false);
         profile.candidate_pairs += self.scratch.pairs.len() as u32;
         profile.broad += t.elapsed();
 
@@ -339,13 +478,12 @@ impl World {
             );
             profile.work.add(&contact.work);
             if let Some(race) = report.race.as_mut() {
-                let pair = (ia as usize, ib as usize);
                 race.race_pair(
                     &self.bodies,
-                    pair,
+                    (ia as usize, ib as usize),
                     &contact,
                     &settings.narrow_config,
-                    profile.substeps - 1,
+                    substep,
                 );
             }
             if !contact.intersect {
@@ -376,48 +514,15 @@ impl World {
         let t = Instant::now();
         integrate_velocities(&mut self.bodies, settings.gravity, h);
         profile.integration += t.elapsed();
-
-        match settings.resolution {
-            Resolution::Impulses => {
-                let t = Instant::now();
-                let solver = &mut self.scratch.solver;
-                solver.prepare(&self.bodies, &self.manifolds, &self.cache, &settings, h);
-                if settings.warm_starting {
-                    solver.warm_start();
-                }
-                for _ in 0..settings.velocity_iterations {
-                    solver.solve(true);
-                }
-                solver.write_velocities(&mut self.bodies);
-                profile.resolution += t.elapsed();
-
-                let t = Instant::now();
-                integrate_positions(&mut self.bodies, h);
-                profile.integration += t.elapsed();
-
-                let t = Instant::now();
-                let solver = &mut self.scratch.solver;
-                for _ in 0..settings.relax_iterations {
-                    solver.solve(false);
-                }
-                solver.apply_restitution(settings.restitution_threshold);
-                solver.write_velocities(&mut self.bodies);
-                solver.store_impulses(&mut self.cache);
-                debug_assert!(solver.constraint_count() <= self.manifolds.len());
-                profile.resolution += t.elapsed();
-            }
-            Resolution::Projection => {
-                let t = Instant::now();
-                resolve_by_projection(&mut self.bodies, &self.manifolds);
-                profile.resolution += t.elapsed();
-                let t = Instant::now();
-                integrate_positions(&mut self.bodies, h);
-                profile.integration += t.elapsed();
-            }
-        }
+        let t = Instant::now();
+        resolve_by_literal_projection(&mut self.bodies, &self.manifolds);
+        profile.resolution += t.elapsed();
+        let t = Instant::now();
+        integrate_positions(&mut self.bodies, h);
+        profile.integration += t.elapsed();
 
         let t = Instant::now();
-        let counts = self.scratch.continuous.sweep(&mut self.bodies, &settings);
+        let counts = self.scratch.continuous.sweep(&mut self.bodies, &settings, 1);
         let profile = &mut report.profile;
         profile.continuous_bodies += counts.bodies;
         profile.continuous_rollbacks += counts.rollbacks;
@@ -456,9 +561,16 @@ impl World {
     /// World boxes of every live body, then the candidate pairs. The one place a broad
     /// phase plugs in.
     /// Returns the number of box tests the broad phase made.
-    fn find_candidate_pairs(&mut self) -> u64 {
+    ///
+    /// With `grown`, every box is grown by its body's margin (`compute_margins`), so the
+    /// pairs include every pair that can touch during the step.
+    fn find_candidate_pairs(&mut self, grown: bool) -> u64 {
         let Scratch {
-            broad, proxies, pairs, ..
+            broad,
+            proxies,
+            pairs,
+            margins,
+            ..
         } = &mut self.scratch;
         proxies.clear();
         pairs.clear();
@@ -469,7 +581,14 @@ impl World {
                 .iter()
                 // A sleeping body is static too: its pairs with static and sleeping
                 // bodies are skipped (`sleep.rs`).
-                .map(|(h, b)| Proxy::new(h.index, b.aabb(), !b.is_dynamic() || b.is_sleeping())),
+                .map(|(h, b)| {
+                    let margin = if grown {
+                        margins.get(h.index as usize).copied().unwrap_or(0.0)
+                    } else {
+                        0.0
+                    };
+                    Proxy::new(h.index, b.aabb().inflated(margin), !b.is_dynamic() || b.is_sleeping())
+                }),
         );
         if broad.kind() != self.settings.broad_phase {
             broad.set_kind(self.settings.broad_phase);

@@ -48,6 +48,24 @@ pub(crate) fn contact_points(
     pieces: (usize, usize),
     trace: &mut Option<&mut Trace>,
 ) -> ContactPoints {
+    contact_points_within(a, pose_a, b, pose_b, world_normal, depth, pieces, 0.0, trace)
+}
+
+/// [`contact_points`], also keeping clipped points up to `max_separation` (m) above the
+/// reference face: the speculative points of shapes still apart (`speculative.rs`;
+/// `depth` is then minus the gap). With 0 it is the penetrating case.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn contact_points_within(
+    a: &ConvexView,
+    pose_a: &Pose,
+    b: &ConvexView,
+    pose_b: &Pose,
+    world_normal: Vec2,
+    depth: f32,
+    pieces: (usize, usize),
+    max_separation: f32,
+    trace: &mut Option<&mut Trace>,
+) -> ContactPoints {
     let mut points = ContactPoints::EMPTY;
     let id = ContactId::new(pieces.0, pieces.1, false, 0, 0);
     if b.radius > 0.0 || b.normals.is_empty() {
@@ -121,7 +139,7 @@ pub(crate) fn contact_points(
     let face = r0.dot(ref_normal);
     // Points a hair above the face still count: the depth itself was computed with the
     // same rounding, and dropping both points of a resting contact would be worse.
-    let slop = 1e-4 * depth.abs().max((r1 - r0).length() * 1e-3);
+    let slop = 1e-4 * depth.abs().max((r1 - r0).length() * 1e-3) + max_separation.max(0.0);
     for &(p, vertex) in clipped.iter().take(count) {
         let separation = p.dot(ref_normal) - face;
         if separation <= slop {

@@ -36,12 +36,14 @@ mod minkowski;
 mod sat;
 mod sat_nonconvex;
 mod simplex;
+mod speculative;
 pub mod trace;
 
 pub use contact::{Contact, ContactId, ContactPoint, ContactPoints, Work};
 pub use epa::{epa, EpaOutput};
 pub use gjk::{gjk, GjkInput, GjkOutput, Simplex};
 pub use minkowski::{minkowski_difference_hull, minkowski_difference_hull_sourced};
+pub use speculative::{speculative_points, SpeculativePoints, MAX_SPECULATIVE_POINTS};
 pub use trace::Trace;
 
 use crate::geometry::Shape;

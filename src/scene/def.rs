@@ -139,19 +139,29 @@ pub enum ResolutionDef {
     /// Sequential impulses with friction and restitution; stacks. The default.
     #[default]
     Impulses,
-    /// Seeds 001 and 003: move overlapping bodies apart along the MTV; for comparison.
+    /// Position-based contact resolution (Müller et al., 2020): bodies are moved apart,
+    /// with rotation, friction and restitution; stacks.
     Projection,
+    /// The papers' literal projection: move the first body out along the whole MTV and
+    /// cancel the approach with (1 + e)·λ; no friction. Kept for comparison: it does not
+    /// hold a stack.
+    LiteralProjection,
 }
 
 impl ResolutionDef {
-    /// Both, in menu order.
-    pub const ALL: [ResolutionDef; 2] = [ResolutionDef::Impulses, ResolutionDef::Projection];
+    /// All, in menu order.
+    pub const ALL: [ResolutionDef; 3] = [
+        ResolutionDef::Impulses,
+        ResolutionDef::Projection,
+        ResolutionDef::LiteralProjection,
+    ];
 
     /// The name used in scene files and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             ResolutionDef::Impulses => "Impulses",
             ResolutionDef::Projection => "Projection",
+            ResolutionDef::LiteralProjection => "LiteralProjection",
         }
     }
 }
@@ -168,7 +178,7 @@ impl std::str::FromStr for ResolutionDef {
         ResolutionDef::ALL
             .into_iter()
             .find(|r| r.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown resolution '{s}' (expected Impulses or Projection)"))
+            .ok_or_else(|| format!("unknown resolution '{s}' (expected Impulses, Projection or LiteralProjection)"))
     }
 }
 

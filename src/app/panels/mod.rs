@@ -101,7 +101,13 @@ impl Panels {
             });
         });
         egui::TopBottomPanel::bottom("status").show(ctx, |ui| {
-            ui.horizontal(|ui| match &state.status {
+            ui.horizontal(|ui| {
+                if let Some(slow) = state.slow_motion_text() {
+                    ui.colored_label(egui::Color32::from_rgb(255, 190, 80), slow)
+                        .on_hover_text("Each frame's steps stop after 40 ms so the window stays responsive; the simulation runs slower than real time.");
+                    ui.separator();
+                }
+                match &state.status {
                 Some(s) if s.is_error => {
                     ui.colored_label(egui::Color32::from_rgb(255, 90, 90), &s.text);
                 }
@@ -110,6 +116,7 @@ impl Panels {
                 }
                 None => {
                     ui.label("H: help · Space: pause · left drag: move bodies · right drag: pan · wheel: zoom");
+                }
                 }
             });
         });

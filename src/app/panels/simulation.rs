@@ -52,10 +52,11 @@ impl SimulationPanel {
                 }
             });
         egui::ComboBox::from_label("resolution")
-            .selected_text(format!("{:?}", settings.resolution))
+            .selected_text(settings.resolution.name())
             .show_ui(ui, |ui| {
-                ui.selectable_value(&mut settings.resolution, Resolution::Impulses, "Impulses");
-                ui.selectable_value(&mut settings.resolution, Resolution::Projection, "Projection");
+                for resolution in Resolution::ALL {
+                    ui.selectable_value(&mut settings.resolution, resolution, resolution.name());
+                }
             });
         egui::ComboBox::from_label("continuous")
             .selected_text(format!("{:?}", settings.continuous))

@@ -1,0 +1,151 @@
+//! Contact constraints as both solvers read them: one contiguous array, built once per
+//! step from the persistent contacts, with everything that does not change during the
+//! step computed once (anchors, effective masses, the separation's constant part).
+//!
+//! A constraint point's current separation, in any substep, is
+//!
+//! ```text
+//! s = base_separation + ((dp_b + dq_b·r_b) − (dp_a + dq_a·r_a)) · n
+//! base_separation = separation₀ − (r_b − r_a) · n
+//! ```
+//!
+//! (`body_state.rs`): the contact is not detected again, its points move with the
+//! bodies. The effective masses use the anchors at the start of the step; the bodies
+//! turn little in one step, and Box2D v3 makes the same choice.
+
+use super::body_state::{BodyState, BodyStates};
+use super::contacts::{ContactSet, MAX_POINTS};
+use crate::math::{cross, Vec2};
+
+/// One point of a constraint.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ConstraintPoint {
+    /// Unit normal from A towards B (world frame).
+    pub normal: Vec2,
+    /// Anchors from the centres of mass at the start of the step (m, world-aligned).
+    pub anchor_a: Vec2,
+    pub anchor_b: Vec2,
+    /// The separation's constant part (see the module docs; m).
+    pub base_separation: f32,
+    /// 1 / (effective mass along the normal) and along the tangent (kg).
+    pub normal_mass: f32,
+    pub tangent_mass: f32,
+    /// Accumulated impulses (N·s): warm-started, carried to the next step.
+    pub normal_impulse: f32,
+    pub tangent_impulse: f32,
+    /// Largest normal impulse of the step: restitution applies only where the point
+    /// actually pushed.
+    pub max_normal_impulse: f32,
+    /// Relative normal velocity before solving (m/s; negative when approaching).
+    pub relative_velocity: f32,
+}
+
+impl ConstraintPoint {
+    /// The separation now (m), from the bodies' deltas since the start of the step.
+    #[inline]
+    pub fn current_separation(&self, a: &BodyState, b: &BodyState) -> f32 {
+        let pa = a.dp + a.dq.apply(self.anchor_a);
+        let pb = b.dp + b.dq.apply(self.anchor_b);
+        (pb - pa).dot(self.normal) + self.base_separation
+    }
+}
+
+/// The constraint of one contact pair.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Constraint {
+    /// Slots of the two bodies.
+    pub a: u32,
+    pub b: u32,
+    pub friction: f32,
+    pub restitution: f32,
+    pub count: u8,
+    pub points: [ConstraintPoint; MAX_POINTS],
+}
+
+impl Constraint {
+    /// The points in use.
+    #[inline]
+    pub fn points_mut(&mut self) -> &mut [ConstraintPoint] {
+        &mut self.points[..self.count as usize]
+    }
+}
+
+/// The tangent of a normal: the normal turned a quarter clockwise.
+#[inline]
+pub(crate) fn tangent_of(normal: Vec2) -> Vec2 {
+    Vec2::new(normal.y, -normal.x)
+}
+
+/// Relative velocity of B's anchor point against A's (m/s).
+#[inline]
+pub(crate) fn relative_velocity(a: &BodyState, b: &BodyState, r_a: Vec2, r_b: Vec2) -> Vec2 {
+    (b.v + Vec2::new(-b.w * r_b.y, b.w * r_b.x)) - (a.v + Vec2::new(-a.w * r_a.y, a.w * r_a.x))
+}
+
+/// Applies `impulse` (N·s, world frame) at anchors `r_a`, `r_b`: −impulse to A, +impulse
+/// to B.
+#[inline]
+pub(crate) fn apply_impulse(a: &mut BodyState, b: &mut BodyState, r_a: Vec2, r_b: Vec2, impulse: Vec2) {
+    a.v -= a.inv_mass * impulse;
+    a.w -= a.inv_inertia * cross(r_a, impulse);
+    b.v += b.inv_mass * impulse;
+    b.w += b.inv_inertia * cross(r_b, impulse);
+}
+
+/// 1 / (the effective mass of the pair at anchors `r_a`, `r_b` along `dir`), 0 when
+/// neither body can be pushed that way.
+#[inline]
+pub(crate) fn inverse_effective_mass(a: &BodyState, b: &BodyState, r_a: Vec2, r_b: Vec2, dir: Vec2) -> f32 {
+    let (ra, rb) = (cross(r_a, dir), cross(r_b, dir));
+    a.inv_mass + b.inv_mass + a.inv_inertia * ra * ra + b.inv_inertia * rb * rb
+}
+
+/// Builds the constraints of `contacts` into `out` (reused), from the bodies' states at
+/// the start of the step.
+pub(crate) fn build_constraints(contacts: &ContactSet, states: &BodyStates, out: &mut Vec<Constraint>) {
+    out.clear();
+    let inv_or_zero = |k: f32| if k > 0.0 { 1.0 / k } else { 0.0 };
+    // Every pair gets a constraint, in the contacts' order (`store_impulses` relies on
+    // it); a slot without a state (never the case: states cover every slot) is inert.
+    let inert = BodyState::default();
+    for pair in &contacts.pairs {
+        let sa = states.states.get(pair.slot_a as usize).unwrap_or(&inert);
+        let sb = states.states.get(pair.slot_b as usize).unwrap_or(&inert);
+        let mut c = Constraint {
+            a: pair.slot_a,
+            b: pair.slot_b,
+            friction: pair.friction,
+            restitution: pair.restitution,
+            count: pair.count,
+            points: [ConstraintPoint::default(); MAX_POINTS],
+        };
+        for (cp, p) in c.points.iter_mut().zip(pair.points()) {
+            let n = p.normal;
+            let (r_a, r_b) = (p.anchor_a, p.anchor_b);
+            *cp = ConstraintPoint {
+                normal: n,
+                anchor_a: r_a,
+                anchor_b: r_b,
+                base_separation: p.separation - (r_b - r_a).dot(n),
+                normal_mass: inv_or_zero(inverse_effective_mass(sa, sb, r_a, r_b, n)),
+                tangent_mass: inv_or_zero(inverse_effective_mass(sa, sb, r_a, r_b, tangent_of(n))),
+                normal_impulse: p.normal_impulse,
+                tangent_impulse: p.tangent_impulse,
+                max_normal_impulse: 0.0,
+                relative_velocity: relative_velocity(sa, sb, r_a, r_b).dot(n),
+            };
+        }
+        out.push(c);
+    }
+}
+
+/// Stores the constraints' accumulated impulses back into the contacts (same order), for
+/// the next step's warm start.
+pub(crate) fn store_impulses(constraints: &[Constraint], contacts: &mut ContactSet) {
+    for (c, pair) in constraints.iter().zip(contacts.pairs.iter_mut()) {
+        for (cp, p) in c.points.iter().zip(pair.points_mut()) {
+            p.normal_impulse = cp.normal_impulse;
+            p.tangent_impulse = cp.tangent_impulse;
+        }
+    }
+}

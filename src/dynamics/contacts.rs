@@ -1,0 +1,306 @@
+//! Contacts found once per step and kept across steps: the interface between the
+//! collision side (broad and narrow phases) and the solvers.
+//!
+//! Once per step, every candidate pair of the broad phase is tested with the algorithm
+//! the user picked. An overlapping pair gets that algorithm's points; a pair the
+//! algorithm calls separated but that is within the pair's speculative margin gets the
+//! points where it would touch (`narrow::speculative_points`), with a positive
+//! separation. Each point is stored with
+//!
+//! - its own unit normal (a non-convex pair can rest on two features at once),
+//! - its anchors from each centre of mass, in the world frame at the start of the step
+//!   (the solvers add each body's turn since then) and in the bodies' own frames (to
+//!   find the point again next step),
+//! - its separation at the start of the step (negative: overlap),
+//! - the feature id that made it, and the accumulated impulses of the last step.
+//!
+//! Warm starting matches a new point with the previous step's by feature id. Both
+//! steps' pair lists are sorted by (slot A, slot B) — the broad phase returns its pairs
+//! sorted — so the previous pair is found by walking the two lists side by side, and its
+//! (at most four) points by a linear scan: no hash look-up anywhere in the step.
+//!
+//! **Kept points.** The narrow phase reports at most two points for an overlapping pair,
+//! from one pair of features. A non-convex body resting on two separate features (a gear
+//! on two teeth, a U on both legs) would get one of them per step, alternately, and rock
+//! for ever. So a point of the previous step that was not reported again is kept while it
+//! is still valid: it lies away from every new point, and its anchors, moved with the
+//! bodies, are still within the slop of
+//! touching along its normal, have not slid apart by more than [`KEEP_DRIFT`], and the
+//! pair's normal has turned by less than [`KEEP_NORMAL_COS`] allows. This is Bullet's
+//! persistent manifold (Coumans), used only to fill in what a single-feature narrow phase
+//! leaves out.
+
+use super::body::{BodyHandle, BodySet};
+use super::manifold::ContactManifold;
+use crate::math::Vec2;
+use crate::narrow::{collide, speculative_points, Algorithm, Contact, ContactId, NarrowConfig, Work};
+
+/// Most points one pair holds: the narrow phase's two (or four speculative), plus kept
+/// ones.
+pub const MAX_POINTS: usize = 4;
+
+/// A kept point is dropped once its two anchors have slid this far apart along the
+/// surface (m): the features no longer touch there.
+pub const KEEP_DRIFT: f32 = 0.02;
+
+/// A kept point is dropped when the pair's normal turns by more than about 10° (the
+/// cosine of that angle): the contact geometry has changed.
+pub const KEEP_NORMAL_COS: f32 = 0.985;
+
+/// One contact point of a pair (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct PointContact {
+    /// The features that touch here.
+    pub id: ContactId,
+    /// Unit normal from A towards B (world frame, at the start of the step).
+    pub normal: Vec2,
+    /// From each centre of mass to the point (m, world-aligned, at the start of the step).
+    pub anchor_a: Vec2,
+    pub anchor_b: Vec2,
+    /// The same anchors in each body's own frame.
+    pub local_a: Vec2,
+    pub local_b: Vec2,
+    /// Separation at the start of the step (m; negative: overlap).
+    pub separation: f32,
+    /// Accumulated impulses of the last step (N·s): the warm start of the next.
+    pub normal_impulse: f32,
+    pub tangent_impulse: f32,
+}
+
+/// The contact of one candidate pair with at least one point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PairContact {
+    pub slot_a: u32,
+    pub slot_b: u32,
+    pub handle_a: BodyHandle,
+    pub handle_b: BodyHandle,
+    /// Friction and restitution of the pair (mixed once when the contact is made).
+    pub friction: f32,
+    pub restitution: f32,
+    /// The narrow phase's own answer: the pair overlaps (else every point is
+    /// speculative or kept) …
+    pub touching: bool,
+    /// … and, when it does, its normal, depth, MTV and points (world frame, at the start
+    /// of the step), as the sandbox shows them.
+    pub answer: ContactManifold,
+    pub points: [PointContact; MAX_POINTS],
+    pub count: u8,
+}
+
+impl PairContact {
+    /// The points in use.
+    pub fn points(&self) -> &[PointContact] {
+        &self.points[..self.count as usize]
+    }
+
+    /// The points in use, mutably (the solvers store their impulses here).
+    pub fn points_mut(&mut self) -> &mut [PointContact] {
+        &mut self.points[..self.count as usize]
+    }
+
+    fn push(&mut self, p: PointContact) {
+        if (self.count as usize) < MAX_POINTS {
+            self.points[self.count as usize] = p;
+            self.count += 1;
+        }
+    }
+}
+
+/// The persistent contacts of the world: this step's pairs and last step's, both sorted
+/// by slots. Runtime state; scratch in the sense that it is rebuilt from the bodies, but
+/// it carries the warm-start impulses from step to step.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactSet {
+    pub pairs: Vec<PairContact>,
+    previous: Vec<PairContact>,
+}
+
+/// What one detection pass needs besides the bodies and the pairs.
+pub(crate) struct DetectInput<'a> {
+    pub algorithm: Algorithm,
+    pub config: &'a NarrowConfig,
+    /// Per slot, how far the body may move during the step (m): the pair's speculative
+    /// margin is the sum of both.
+    pub margins: &'a [f32],
+    /// Overlap allowed at rest (m), for the kept points.
+    pub slop: f32,
+    pub warm_starting: bool,
+}
+
+/// Per pair of the detection, what the world reports besides the contact.
+pub(crate) struct DetectCounts {
+    pub work: Work,
+    pub touching: u32,
+    pub points: u32,
+}
+
+impl ContactSet {
+    /// Forgets every contact of the body in `slot` (removed or rebuilt).
+    pub fn forget_slot(&mut self, slot: u32) {
+        self.pairs.retain(|p| p.slot_a != slot && p.slot_b != slot);
+    }
+
+    /// Forgets everything (the resolution changed: impulses of one solver mean nothing
+    /// to the other).
+    pub fn clear(&mut self) {
+        self.pairs.clear();
+        self.previous.clear();
+    }
+
+    /// Runs the narrow phase once on every candidate pair (sorted by slots) and rebuilds
+    /// the contacts, carrying impulses over by feature id. `on_pair` sees every pair's
+    /// narrow-phase answer (race mode).
+    pub fn detect(
+        &mut self,
+        bodies: &BodySet,
+        candidate_pairs: &[(u32, u32)],
+        input: &DetectInput,
+        mut on_pair: impl FnMut((usize, usize), &Contact),
+    ) -> DetectCounts {
+        std::mem::swap(&mut self.pairs, &mut self.previous);
+        self.pairs.clear();
+        let mut counts = DetectCounts {
+            work: Work::default(),
+            touching: 0,
+            points: 0,
+        };
+        let mut prev_index = 0;
+        for &(ia, ib) in candidate_pairs {
+            let (Some(a), Some(b)) = (bodies.slot(ia as usize), bodies.slot(ib as usize)) else {
+                continue;
+            };
+            let (Some(handle_a), Some(handle_b)) =
+                (bodies.handle_of_slot(ia as usize), bodies.handle_of_slot(ib as usize))
+            else {
+                continue;
+            };
+            // The previous step's contact of this pair, if any: both lists are sorted.
+            while prev_index < self.previous.len()
+                && (self.previous[prev_index].slot_a, self.previous[prev_index].slot_b) < (ia, ib)
+            {
+                prev_index += 1;
+            }
+            let previous = self
+                .previous
+                .get(prev_index)
+                .filter(|p| (p.slot_a, p.slot_b) == (ia, ib) && p.handle_a == handle_a && p.handle_b == handle_b);
+            let (pose_a, pose_b) = (a.pose(), b.pose());
+            let contact = collide(
+                a.shape(),
+                &pose_a,
+                b.shape(),
+                &pose_b,
+                input.algorithm,
+                input.config,
+                None,
+            );
+            counts.work.add(&contact.work);
+            on_pair((ia as usize, ib as usize), &contact);
+
+            let (friction, restitution) =
+                super::solver::mix_friction_restitution(a.friction(), b.friction(), a.restitution(), b.restitution());
+            let mut pair = PairContact {
+                slot_a: ia,
+                slot_b: ib,
+                handle_a,
+                handle_b,
+                friction,
+                restitution,
+                touching: contact.intersect,
+                answer: ContactManifold {
+                    body_a: handle_a,
+                    body_b: handle_b,
+                    normal: contact.normal,
+                    depth: contact.depth,
+                    mtv: contact.mtv,
+                    points: contact.points,
+                },
+                points: [PointContact::default(); MAX_POINTS],
+                count: 0,
+            };
+            let (center_a, center_b) = (a.center_of_mass(), b.center_of_mass());
+            let (rot_a, rot_b) = (a.rotation(), b.rotation());
+            let warm = |id: ContactId| {
+                previous
+                    .filter(|_| input.warm_starting)
+                    .and_then(|p| p.points().iter().find(|q| q.id == id))
+                    .map_or((0.0, 0.0), |q| (q.normal_impulse, q.tangent_impulse))
+            };
+            let make = |id: ContactId, normal: Vec2, point: Vec2, separation: f32| {
+                let (anchor_a, anchor_b) = (point - center_a, point - center_b);
+                let (normal_impulse, tangent_impulse) = warm(id);
+                PointContact {
+                    id,
+                    normal,
+                    anchor_a,
+                    anchor_b,
+                    local_a: rot_a.apply_inv(anchor_a),
+                    local_b: rot_b.apply_inv(anchor_b),
+                    separation,
+                    normal_impulse,
+                    tangent_impulse,
+                }
+            };
+            if contact.intersect {
+                for p in contact.points.as_slice() {
+                    pair.push(make(p.id, contact.normal, p.point, -p.depth));
+                }
+            } else {
+                let margin = input.margins.get(ia as usize).copied().unwrap_or(0.0)
+                    + input.margins.get(ib as usize).copied().unwrap_or(0.0);
+                let speculative = speculative_points(a.shape(), &pose_a, b.shape(), &pose_b, margin, &mut counts.work);
+                for (normal, p) in speculative.as_slice() {
+                    pair.push(make(p.id, *normal, p.point, -p.depth));
+                }
+            }
+            // Kept points (see the module docs).
+            if let (Some(prev), true) = (previous, contact.intersect) {
+                let normal = contact.normal;
+                for q in prev.points() {
+                    if q.normal.dot(normal) < KEEP_NORMAL_COS {
+                        continue;
+                    }
+                    let (r_a, r_b) = (rot_a.apply(q.local_a), rot_b.apply(q.local_b));
+                    // Only points away from the new ones are kept: an old point where a
+                    // new one is (the reference edge changed sides, say, and with it the
+                    // id) would count twice — harmless for impulses, which share the
+                    // load, but a position solver would push twice.
+                    if pair
+                        .points()
+                        .iter()
+                        .any(|p| (p.anchor_a - r_a).length_squared() < KEEP_DRIFT * KEEP_DRIFT)
+                    {
+                        continue;
+                    }
+                    let d = (center_b + r_b) - (center_a + r_a);
+                    let separation = q.separation + d.dot(q.normal);
+                    let drift = (d - d.dot(q.normal) * q.normal).length();
+                    if separation < input.slop && drift < KEEP_DRIFT {
+                        // Anchor both bodies at the midpoint, as the narrow phase does.
+                        let mid = center_a + r_a + 0.5 * d;
+                        let mut kept = make(q.id, q.normal, mid, separation);
+                        (kept.normal_impulse, kept.tangent_impulse) = if input.warm_starting {
+                            (q.normal_impulse, q.tangent_impulse)
+                        } else {
+                            (0.0, 0.0)
+                        };
+                        pair.push(kept);
+                    }
+                }
+            }
+            if pair.count > 0 {
+                counts.touching += u32::from(pair.touching);
+                counts.points += u32::from(pair.count);
+                self.pairs.push(pair);
+            }
+        }
+        counts
+    }
+
+    /// The overlapping pairs as the sandbox and the sleep islands read them (world
+    /// frame, at the start of the step), into `out`.
+    pub fn manifolds(&self, out: &mut Vec<ContactManifold>) {
+        out.clear();
+        out.extend(self.pairs.iter().filter(|p| p.touching).map(|p| p.answer));
+    }
+}

@@ -1,0 +1,227 @@
+//! Speculative contact points: where two shapes that do *not* overlap yet are close
+//! enough to touch before the next detection.
+//!
+//! The world runs the narrow phase once per step and reuses its points for every
+//! substep (Box2D v3's soft step; Müller et al. 2020's substepping). A pair that is
+//! apart at the start of the step but will touch during it must already have points,
+//! or it passes the step without any constraint and is found half a body deep at the
+//! next one. So for a pair the chosen algorithm reports as separated, this module finds
+//! the points where it *would* touch, with their (positive) separation: the solver then
+//! lets the bodies approach by exactly that much and no further (the speculative rule,
+//! Catto, "Speculative contacts", 2013; Box2D v3 `b2_speculativeDistance`).
+//!
+//! How: every pair of convex pieces whose boxes come within `margin` of each other is
+//! tested with the convex SAT (circles by Voronoi regions); the largest separating gap of
+//! the pair, when at most `margin`, gives a normal, and clipping the incident edge
+//! against the reference edge gives up to two points with their separations. Of all
+//! piece pairs the two closest are kept, so a U resting on both legs keeps a point under
+//! each. The SAT gap is a lower bound of the true distance (equal when a vertex faces an
+//! edge, smaller at corner-to-corner), so the solver may stop a body a hair early but
+//! never lets it through.
+//!
+//! This is the same for every algorithm: the algorithm the user picked decides whether
+//! and how deep the bodies overlap; speculation only keeps pairs that are about to touch
+//! from being missed between detections.
+
+use super::circle::{penetration_circle_circle, penetration_outline_circle};
+use super::clip::contact_points_within;
+use super::contact::{ContactPoint, Work};
+use super::sat::penetration_sat;
+use super::PairPenetration;
+use crate::bounds::Aabb;
+use crate::geometry::{ConvexView, Shape};
+use crate::math::{Pose, Vec2};
+
+/// Most points a speculative answer holds: two piece pairs, two points each.
+pub const MAX_SPECULATIVE_POINTS: usize = 4;
+
+/// Points where two separated shapes would touch, each with its own normal.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SpeculativePoints {
+    points: [(Vec2, ContactPoint); MAX_SPECULATIVE_POINTS],
+    len: u8,
+}
+
+impl SpeculativePoints {
+    /// The points with their unit normals (world frame, from A towards B); each point's
+    /// `depth` is minus its separation (negative: apart).
+    pub fn as_slice(&self) -> &[(Vec2, ContactPoint)] {
+        &self.points[..self.len as usize]
+    }
+
+    /// True when no piece pair is within the margin.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn push(&mut self, normal: Vec2, p: ContactPoint) {
+        if (self.len as usize) < MAX_SPECULATIVE_POINTS {
+            self.points[self.len as usize] = (normal, p);
+            self.len += 1;
+        }
+    }
+}
+
+/// The gap along the best separating axis of two convex pieces (negative when they
+/// overlap), with the axis as a normal from A towards B.
+fn piece_gap(
+    a: &ConvexView,
+    pose_a: &Pose,
+    b: &ConvexView,
+    pose_b: &Pose,
+    margin: f32,
+    work: &mut Work,
+) -> PairPenetration {
+    match (a.normals.is_empty(), b.normals.is_empty()) {
+        (true, true) => penetration_circle_circle(a.radius, pose_a, b.radius, pose_b),
+        (false, true) => penetration_outline_circle(a, pose_a, b.radius, pose_b, 0, &mut None),
+        (true, false) => {
+            let p = penetration_outline_circle(b, pose_b, a.radius, pose_a, 0, &mut None);
+            PairPenetration {
+                normal: -p.normal,
+                depth: p.depth,
+            }
+        }
+        // SAT stops at the first axis whose gap exceeds the margin: that pair is too far
+        // apart to matter this step.
+        (false, false) => penetration_sat(a, pose_a, b, pose_b, (0, 0), margin, work, &mut None),
+    }
+}
+
+/// Speculative points of `a` and `b` (posed by `pose_a`, `pose_b`): the points of the
+/// (up to) two closest convex piece pairs whose separation is at most `margin` (m).
+/// Empty when every piece pair is farther apart than that.
+pub fn speculative_points(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    work: &mut Work,
+) -> SpeculativePoints {
+    let mut out = SpeculativePoints::default();
+    if margin.is_nan() || margin < 0.0 {
+        return out;
+    }
+    // The two best piece pairs so far: (gap, piece a, piece b, normal).
+    let mut best: [Option<(f32, usize, usize, Vec2)>; 2] = [None, None];
+    let (na, nb) = (a.piece_count(), b.piece_count());
+    let box_of = |view: &ConvexView, pose: &Pose| {
+        Aabb::from_points_posed(view.vertices, pose).inflated(view.radius + 0.5 * margin)
+    };
+    for i in 0..na {
+        let va = a.piece(i);
+        let box_a = box_of(&va, pose_a);
+        for j in 0..nb {
+            let vb = b.piece(j);
+            work.bv_tests += 1;
+            if !box_a.overlaps(&box_of(&vb, pose_b)) {
+                continue;
+            }
+            work.piece_pairs_tested += 1;
+            let pen = piece_gap(&va, pose_a, &vb, pose_b, margin, work);
+            let gap = -pen.depth;
+            if gap.is_nan() || gap > margin {
+                continue;
+            }
+            let entry = Some((gap, i, j, pen.normal));
+            if best[0].is_none_or(|b0| gap < b0.0) {
+                best[1] = best[0];
+                best[0] = entry;
+            } else if best[1].is_none_or(|b1| gap < b1.0) {
+                best[1] = entry;
+            }
+        }
+    }
+    for (gap, i, j, normal) in best.into_iter().flatten() {
+        let points = contact_points_within(
+            &a.piece(i),
+            pose_a,
+            &b.piece(j),
+            pose_b,
+            normal,
+            -gap,
+            (i, j),
+            margin,
+            &mut None,
+        );
+        for p in points.as_slice() {
+            if -p.depth <= margin {
+                out.push(normal, *p);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Circle, Polygon};
+
+    fn rect(w: f32, h: f32) -> Shape {
+        Shape::Polygon(
+            Polygon::new(&[
+                Vec2::new(-w / 2.0, -h / 2.0),
+                Vec2::new(w / 2.0, -h / 2.0),
+                Vec2::new(w / 2.0, h / 2.0),
+                Vec2::new(-w / 2.0, h / 2.0),
+            ])
+            .unwrap(),
+        )
+    }
+
+    //      +---+        box B 3 cm above
+    //      +---+
+    //  +-----------+    ground A
+    //  +-----------+
+    #[test]
+    fn box_above_ground_gets_two_points_with_the_gap() {
+        let ground = rect(4.0, 1.0);
+        let bx = rect(1.0, 1.0);
+        let pose_b = Pose::new(Vec2::new(0.0, 1.03), 0.0);
+        let pts = speculative_points(&ground, &Pose::IDENTITY, &bx, &pose_b, 0.05, &mut Work::default());
+        assert_eq!(pts.as_slice().len(), 2);
+        for (n, p) in pts.as_slice() {
+            assert!((*n - Vec2::Y).length() < 1e-6);
+            assert!((p.depth + 0.03).abs() < 1e-5, "{}", p.depth);
+        }
+        let far = speculative_points(&ground, &Pose::IDENTITY, &bx, &pose_b, 0.02, &mut Work::default());
+        assert!(far.is_empty(), "3 cm apart is beyond a 2 cm margin");
+    }
+
+    #[test]
+    fn circle_above_box_gets_one_point() {
+        let ground = rect(4.0, 1.0);
+        let ball = Shape::Circle(Circle::new(0.5).unwrap());
+        let pose_b = Pose::new(Vec2::new(0.3, 1.01), 0.0);
+        let pts = speculative_points(&ground, &Pose::IDENTITY, &ball, &pose_b, 0.05, &mut Work::default());
+        assert_eq!(pts.as_slice().len(), 1);
+        let (n, p) = pts.as_slice()[0];
+        assert!((n - Vec2::Y).length() < 1e-5);
+        assert!((p.depth + 0.01).abs() < 1e-5);
+    }
+
+    // A U above the ground: one point per leg, from two piece pairs.
+    #[test]
+    fn u_above_ground_keeps_both_legs() {
+        let ground = rect(6.0, 1.0);
+        let u = Shape::Polygon(
+            Polygon::new(&[
+                Vec2::new(-1.0, 0.0),
+                Vec2::new(-0.6, 0.0),
+                Vec2::new(-0.6, 1.0),
+                Vec2::new(0.6, 1.0),
+                Vec2::new(0.6, 0.0),
+                Vec2::new(1.0, 0.0),
+                Vec2::new(1.0, 1.5),
+                Vec2::new(-1.0, 1.5),
+            ])
+            .unwrap(),
+        );
+        let pose_u = Pose::new(Vec2::new(0.0, 0.51), 0.0);
+        let pts = speculative_points(&ground, &Pose::IDENTITY, &u, &pose_u, 0.05, &mut Work::default());
+        let xs: Vec<f32> = pts.as_slice().iter().map(|(_, p)| p.point.x).collect();
+        assert!(xs.iter().any(|&x| x < -0.5) && xs.iter().any(|&x| x > 0.5), "{xs:?}");
+    }
+}
