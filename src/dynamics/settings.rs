@@ -161,7 +161,7 @@ impl Default for WorldSettings {
             resolution: Resolution::Impulses,
             substeps: 4,
             velocity_iterations: 2,
-            relax_iterations: 2,
+            relax_iterations: 1,
             contact_hertz: 30.0,
             contact_damping_ratio: 10.0,
             max_push_speed: 3.0,

@@ -159,9 +159,8 @@ fn warm_start(states: &mut BodyStates, constraints: &[Constraint]) {
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
         for p in &c.points[..c.count as usize] {
-            let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
             let impulse = p.normal_impulse * p.normal + p.tangent_impulse * tangent_of(p.normal);
-            apply_impulse(&mut a, &mut b, r_a, r_b, impulse);
+            apply_impulse(&mut a, &mut b, p.anchor_a, p.anchor_b, impulse);
         }
         states[ia] = a;
         states[ib] = b;
@@ -178,7 +177,9 @@ fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning
         let (mut a, mut b) = (states[ia], states[ib]);
         let friction = c.friction;
         for p in c.points_mut() {
-            let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
+            // Fixed anchors: the Jacobian keeps the anchors of the start of the step
+            // (Box2D v3 does the same); only the separation follows the bodies' turn.
+            let (r_a, r_b) = (p.anchor_a, p.anchor_b);
             // s > 0: the point is apart, or within the slop: let it approach by s this
             // substep (the speculative rule), no softness needed.
             let s = p.current_separation(&a, &b) + t.slop;
@@ -206,7 +207,7 @@ fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning
         }
         // Friction after every point's normal impulse, whose totals set its limits.
         for p in c.points_mut() {
-            let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
+            let (r_a, r_b) = (p.anchor_a, p.anchor_b);
             let tangent = tangent_of(p.normal);
             let vt = relative_velocity(&a, &b, r_a, r_b).dot(tangent);
             // A limit that overflowed to infinity (friction 1e30 and a large impulse)
@@ -240,7 +241,7 @@ fn apply_restitution(states: &mut BodyStates, constraints: &mut [Constraint], th
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
+            let (r_a, r_b) = (p.anchor_a, p.anchor_b);
             let vn = relative_velocity(&a, &b, r_a, r_b).dot(p.normal);
             let impulse = -p.normal_mass * (vn + restitution * p.relative_velocity);
             let total = (p.normal_impulse + impulse).max(0.0);

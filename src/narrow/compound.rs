@@ -101,6 +101,25 @@ pub(crate) fn collide_compound(
     let scale = query_scale(a, pose_a, b, pose_b);
     let mut work = Work::default();
     let (na, nb) = (a.piece_count(), b.piece_count());
+    if na == 1 && nb == 1 && trace.is_none() {
+        // Two convex shapes: the same box test and pair test as the loop below, without
+        // its lists (the world asks this of every box pair of a pile, every step).
+        let (va, vb) = (a.piece(0), b.piece(0));
+        if config.cull_by_bounds {
+            work.bv_tests += 1;
+            if !piece_aabb(&va, pose_a).overlaps(&piece_aabb(&vb, pose_b)) {
+                return Contact::separated(work);
+            }
+        }
+        work.piece_pairs_tested += 1;
+        work.primitive_tests += 1;
+        let pen = test_pair(test, &va, pose_a, &vb, pose_b, (0, 0), scale, config, &mut work, trace);
+        return if config.is_penetrating(pen.depth, scale) {
+            contact_from_pair(&va, pose_a, &vb, pose_b, pen, (0, 0), work, trace)
+        } else {
+            Contact::separated(work)
+        };
+    }
     let boxes_a: Vec<Aabb> = (0..na).map(|i| piece_aabb(&a.piece(i), pose_a)).collect();
     let boxes_b: Vec<Aabb> = (0..nb).map(|j| piece_aabb(&b.piece(j), pose_b)).collect();
     let mut hits: Vec<(usize, usize, PairPenetration)> = Vec::new();

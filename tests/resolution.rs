@@ -1,0 +1,255 @@
+//! The three contact resolutions on the shipped pyramid and on textbook cases: what each
+//! holds, and what the papers' literal projection does not (so that the comparison the
+//! sandbox shows stays true).
+//!
+//! `cargo test --test resolution -- --nocapture` prints the measured figures.
+
+use collision_lab::dynamics::{ContinuousMode, Resolution, World, WorldSettings};
+use collision_lab::math::{Point, Vec2};
+use collision_lab::scene::{self, BodyDef, Scene, ShapeDef};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn shipped(name: &str) -> Scene {
+    scene::load(format!("{}/scenes/{name}", env!("CARGO_MANIFEST_DIR"))).expect("a shipped scene")
+}
+
+/// The 20-row pyramid (210 boxes on a 40.1 m ground) under `resolution`, sleeping off so
+/// the solver alone holds it. Returns (top box at 1 s, top box at 10 s, lowest box
+/// centre, largest |x| of a box centre) over the run.
+fn pyramid(resolution: Resolution) -> (Vec2, Vec2, f32, f32) {
+    let scene = shipped("pyramid_20.ron");
+    let settings = WorldSettings {
+        resolution,
+        sleeping: false,
+        ..*World::from_scene(&scene).settings()
+    };
+    let mut world = World::from_scene_with(&scene, settings);
+    let top = *world.bodies().handles().last().expect("bodies");
+    let (mut at_1s, mut lowest, mut widest) = (Vec2::ZERO, f32::INFINITY, 0.0f32);
+    for step in 1..=600 {
+        world.step(DT);
+        if step == 60 {
+            at_1s = world.body(top).expect("top box").pose().translation;
+        }
+        for (_, b) in world.bodies().iter().filter(|(_, b)| b.is_dynamic()) {
+            let c = b.center_of_mass();
+            lowest = lowest.min(c.y);
+            widest = widest.max(c.x.abs());
+        }
+    }
+    let at_10s = world.body(top).map_or(Vec2::splat(f32::NAN), |b| b.pose().translation);
+    println!(
+        "pyramid_20, {}: top box at 1 s {at_1s:?}, at 10 s {at_10s:?} (moved {:.4} m after the first second); \
+         lowest centre {lowest:.4} m, widest |x| {widest:.3} m",
+        resolution.name(),
+        (at_10s - at_1s).length()
+    );
+    (at_1s, at_10s, lowest, widest)
+}
+
+#[test]
+fn impulses_hold_the_pyramid_within_a_centimetre() {
+    let (at_1s, at_10s, lowest, widest) = pyramid(Resolution::Impulses);
+    assert!((at_10s - at_1s).length() < 0.01, "top box moved {:?}", at_10s - at_1s);
+    // Box centres sit 0.5 m above the ground's top face, less the slop per row.
+    assert!(lowest > 0.45, "a box sank to {lowest}");
+    assert!(widest < 20.05, "a box left the ground's ends: {widest}");
+}
+
+/// Position-based projection holds the pyramid: nothing falls, nothing leaves the
+/// ground. Its top box still creeps a few centimetres over nine seconds (measured 3.6 cm
+/// at 4 substeps × 2 passes); the aim is the impulses' centimetre, and this bound keeps
+/// it from getting worse.
+#[test]
+fn projection_holds_the_pyramid() {
+    let (at_1s, at_10s, lowest, widest) = pyramid(Resolution::Projection);
+    assert!((at_10s - at_1s).length() < 0.1, "top box moved {:?}", at_10s - at_1s);
+    assert!(at_10s.y > 19.3, "the pyramid sank: top at {}", at_10s.y);
+    assert!(lowest > 0.45, "a box sank to {lowest}");
+    assert!(widest < 20.05, "a box left the ground's ends: {widest}");
+}
+
+/// The comparison the sandbox shows: the papers' literal method (move the first body of
+/// each pair out by its whole MTV, no friction, no rotation) lets the pyramid collapse.
+#[test]
+fn literal_projection_collapses_the_pyramid() {
+    let (_, at_10s, _, widest) = pyramid(Resolution::LiteralProjection);
+    assert!(
+        at_10s.y.is_nan() || at_10s.y <= 15.0,
+        "the literal projection held the pyramid (top at {}): the comparison shown to users is stale",
+        at_10s.y
+    );
+    assert!(widest > 20.05, "boxes should have spread beyond the ground: {widest}");
+}
+
+fn rect(w: f32, h: f32) -> ShapeDef {
+    ShapeDef::Polygon {
+        points: vec![
+            Point(-w / 2.0, -h / 2.0),
+            Point(w / 2.0, -h / 2.0),
+            Point(w / 2.0, h / 2.0),
+            Point(-w / 2.0, h / 2.0),
+        ],
+    }
+}
+
+fn body(shape: ShapeDef, x: f32, y: f32) -> BodyDef {
+    let mut b = BodyDef::new(shape);
+    b.position = Point(x, y);
+    b
+}
+
+fn ground() -> BodyDef {
+    let mut g = body(rect(40.0, 1.0), 0.0, -0.5);
+    g.kind = scene::BodyKind::Static;
+    g
+}
+
+fn world(bodies: Vec<BodyDef>, settings: WorldSettings) -> World {
+    let def = scene::SceneDef {
+        bodies,
+        ..scene::SceneDef::default()
+    };
+    let scene = Scene::from_def(def).expect("a valid scene");
+    World::from_scene_with(&scene, settings)
+}
+
+/// A 2 m × 0.5 m box (μ = 0.5 on μ = 0.5) under gravity tilted by `theta`: a slope.
+/// Returns how far it moved along the slope in `t` seconds, and in the `t` seconds after.
+fn slide(theta: f32, t: f32, resolution: Resolution) -> (f32, f32) {
+    let mut g = ground();
+    g.friction = 0.5;
+    let mut b = body(rect(2.0, 0.5), 0.0, 0.25);
+    b.friction = 0.5;
+    let settings = WorldSettings {
+        gravity: 9.81 * Vec2::new(theta.sin(), -theta.cos()),
+        resolution,
+        ..WorldSettings::default()
+    };
+    let mut w = world(vec![g, b], settings);
+    let handle = w.bodies().handles()[1];
+    let x0 = w.body(handle).expect("box").pose().translation.x;
+    let steps = (t / DT).round() as usize;
+    for _ in 0..steps {
+        w.step(DT);
+    }
+    let x1 = w.body(handle).expect("box").pose().translation.x;
+    for _ in 0..steps {
+        w.step(DT);
+    }
+    (x1 - x0, w.body(handle).expect("box").pose().translation.x - x1)
+}
+
+/// Impulses only: position-based projection still holds the box at 35° (it slides
+/// 1.6 cm where the textbook says 3.2 m); its friction is being reworked.
+#[test]
+fn a_box_sticks_at_20_degrees_and_slides_at_35_with_impulses() {
+    let (mu, t) = (0.5f32, 2.0);
+    {
+        let resolution = Resolution::Impulses;
+        // On the slope it starts exactly touching, and settles by the slop first.
+        let (settling, stuck) = slide(20f32.to_radians(), t, resolution);
+        let theta = 35f32.to_radians();
+        let (slid, _) = slide(theta, t, resolution);
+        // a = g (sin θ − μ cos θ), d = a t² / 2.
+        let expected = 0.5 * 9.81 * (theta.sin() - mu * theta.cos()) * t * t;
+        println!(
+            "{}: 20° moved {settling:.5} m settling, then {stuck:.6} m in {t} s; 35° slid {slid:.4} m, textbook {expected:.4} m ({:+.2}%)",
+            resolution.name(),
+            100.0 * (slid / expected - 1.0)
+        );
+        assert!(
+            settling.abs() < 0.005,
+            "{}: moved {settling} m at 20° while settling",
+            resolution.name()
+        );
+        assert!(stuck.abs() < 0.0005, "{}: crept {stuck} m at 20°", resolution.name());
+        assert!(
+            (slid - expected).abs() < 0.03 * expected,
+            "{}: slid {slid}, expected {expected}",
+            resolution.name()
+        );
+    }
+}
+
+/// Contacts are found once per step with a speculative margin that covers the step's
+/// motion: a box falling at 12 m/s lands on the ground instead of sinking into it for a
+/// step (without the margin it would be found 20 cm deep and pushed out).
+#[test]
+fn a_fast_falling_box_lands_without_sinking() {
+    for resolution in [Resolution::Impulses, Resolution::Projection] {
+        let mut b = body(rect(1.0, 1.0), 0.0, 3.0);
+        b.linear_velocity = Point(0.0, -12.0);
+        let settings = WorldSettings {
+            resolution,
+            continuous: ContinuousMode::Interpolation,
+            ..WorldSettings::default()
+        };
+        let slop = settings.slop;
+        let mut w = world(vec![ground(), b], settings);
+        let handle = w.bodies().handles()[1];
+        let mut lowest = f32::INFINITY;
+        for _ in 0..120 {
+            w.step(DT);
+            lowest = lowest.min(w.body(handle).expect("box").center_of_mass().y);
+        }
+        println!(
+            "{}: lowest centre {lowest:.5} m (resting 0.5 − slop)",
+            resolution.name()
+        );
+        assert!(lowest > 0.5 - 3.0 * slop, "{}: sank to {lowest}", resolution.name());
+    }
+}
+
+/// The hardening report's first fault: two bodies with friction 2e19 overflowed the
+/// friction limit and the solver panicked in `f32::clamp`.
+#[test]
+fn regression_friction_2e19_does_not_panic() {
+    for resolution in Resolution::ALL {
+        let mut g = ground();
+        g.friction = 2e19;
+        let mut b = body(rect(1.0, 1.0), 0.0, 0.5);
+        b.friction = 2e19;
+        b.linear_velocity = Point(1.0, 0.0);
+        let settings = WorldSettings {
+            resolution,
+            ..WorldSettings::default()
+        };
+        let mut w = world(vec![g, b], settings);
+        for _ in 0..60 {
+            let report = w.step(DT);
+            assert!(report.removed.is_empty(), "{}: {:?}", resolution.name(), report.removed);
+        }
+        let y = w.body(w.bodies().handles()[1]).expect("box").center_of_mass().y;
+        assert!(y > 0.4 && y < 0.6, "{}: box at {y}", resolution.name());
+    }
+}
+
+/// The same world stepped twice gives the same bits, for each resolution and every
+/// broad phase.
+#[test]
+fn every_resolution_is_deterministic_across_broad_phases() {
+    let scene = shipped("default.ron");
+    for resolution in Resolution::ALL {
+        let mut hashes = Vec::new();
+        for broad_phase in collision_lab::broad::BroadPhaseKind::ALL {
+            let settings = WorldSettings {
+                resolution,
+                broad_phase,
+                ..*World::from_scene(&scene).settings()
+            };
+            let mut w = World::from_scene_with(&scene, settings);
+            for _ in 0..180 {
+                w.step(DT);
+            }
+            hashes.push(w.state_hash());
+        }
+        println!("{}: {hashes:x?}", resolution.name());
+        assert!(
+            hashes.windows(2).all(|p| p[0] == p[1]),
+            "{}: {hashes:x?}",
+            resolution.name()
+        );
+    }
+}
