@@ -38,6 +38,17 @@ pub(crate) struct ConstraintPoint {
     pub max_normal_impulse: f32,
     /// Relative normal velocity before solving (m/s; negative when approaching).
     pub relative_velocity: f32,
+    /// Position-based resolution only: the normal impulse (N·s) its velocity passes
+    /// have applied at this point in the current substep, clamped on the running total
+    /// as an impulse solver does; it feeds the friction limit (`xpbd.rs`).
+    pub velocity_normal_impulse: f32,
+    /// Position-based static friction: its material points from the centres of mass
+    /// (world-aligned, start of the step), their gap then (m), and whether it could
+    /// not hold them in its last pass (see `contacts.rs`).
+    pub stick_anchor_a: Vec2,
+    pub stick_anchor_b: Vec2,
+    pub stick_gap: Vec2,
+    pub slipped: bool,
 }
 
 impl ConstraintPoint {
@@ -133,6 +144,11 @@ pub(crate) fn build_constraints(contacts: &ContactSet, states: &BodyStates, out:
                 tangent_impulse: p.tangent_impulse,
                 max_normal_impulse: 0.0,
                 relative_velocity: relative_velocity(sa, sb, r_a, r_b).dot(n),
+                velocity_normal_impulse: 0.0,
+                stick_anchor_a: p.stick_anchor_a,
+                stick_anchor_b: p.stick_anchor_b,
+                stick_gap: p.stick_gap,
+                slipped: false,
             };
         }
         out.push(c);
@@ -146,6 +162,7 @@ pub(crate) fn store_impulses(constraints: &[Constraint], contacts: &mut ContactS
         for (cp, p) in c.points.iter().zip(pair.points_mut()) {
             p.normal_impulse = cp.normal_impulse;
             p.tangent_impulse = cp.tangent_impulse;
+            p.slipped = cp.slipped;
         }
     }
 }

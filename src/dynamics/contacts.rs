@@ -65,6 +65,23 @@ pub(crate) struct PointContact {
     /// Accumulated impulses of the last step (N·s): the warm start of the next.
     pub normal_impulse: f32,
     pub tangent_impulse: f32,
+    /// Static friction's material points (each body's own frame, from its centre of
+    /// mass): where the two bodies were when this point began to stick. Position-based
+    /// static friction pulls them back together along the surface, so a resting body
+    /// does not creep by what each step leaves uncorrected; they are taken again from
+    /// the point when it is new, when it slipped last step, or when they have drifted
+    /// [`KEEP_DRIFT`] apart.
+    pub stick_a: Vec2,
+    pub stick_b: Vec2,
+    /// The same from each centre of mass, world-aligned at the start of the step, and
+    /// the gap between them then (m, world frame; its tangential part is the drift to
+    /// undo).
+    pub stick_anchor_a: Vec2,
+    pub stick_anchor_b: Vec2,
+    pub stick_gap: Vec2,
+    /// Static friction could not hold this point in the last step (its correction
+    /// reached μ·λn): it slides, and sticks again where it is.
+    pub slipped: bool,
 }
 
 /// The contact of one candidate pair with at least one point.
@@ -220,26 +237,42 @@ impl ContactSet {
             };
             let (center_a, center_b) = (a.center_of_mass(), b.center_of_mass());
             let (rot_a, rot_b) = (a.rotation(), b.rotation());
-            let warm = |id: ContactId| {
-                previous
-                    .filter(|_| input.warm_starting)
-                    .and_then(|p| p.points().iter().find(|q| q.id == id))
-                    .map_or((0.0, 0.0), |q| (q.normal_impulse, q.tangent_impulse))
-            };
+            let same_point = |id: ContactId| previous.and_then(|p| p.points().iter().find(|q| q.id == id));
             let make = |id: ContactId, normal: Vec2, point: Vec2, separation: f32| {
                 let (anchor_a, anchor_b) = (point - center_a, point - center_b);
-                let (normal_impulse, tangent_impulse) = warm(id);
-                PointContact {
+                let (local_a, local_b) = (rot_a.apply_inv(anchor_a), rot_b.apply_inv(anchor_b));
+                let mut made = PointContact {
                     id,
                     normal,
                     anchor_a,
                     anchor_b,
-                    local_a: rot_a.apply_inv(anchor_a),
-                    local_b: rot_b.apply_inv(anchor_b),
+                    local_a,
+                    local_b,
                     separation,
-                    normal_impulse,
-                    tangent_impulse,
+                    normal_impulse: 0.0,
+                    tangent_impulse: 0.0,
+                    stick_a: local_a,
+                    stick_b: local_b,
+                    stick_anchor_a: anchor_a,
+                    stick_anchor_b: anchor_b,
+                    stick_gap: Vec2::ZERO,
+                    slipped: false,
+                };
+                if let Some(q) = same_point(id) {
+                    if input.warm_starting {
+                        (made.normal_impulse, made.tangent_impulse) = (q.normal_impulse, q.tangent_impulse);
+                    }
+                    let (stick_anchor_a, stick_anchor_b) = (rot_a.apply(q.stick_a), rot_b.apply(q.stick_b));
+                    let gap = (center_b + stick_anchor_b) - (center_a + stick_anchor_a);
+                    let along = gap - gap.dot(normal) * normal;
+                    // Carried over unless it slipped or the points have slid apart.
+                    if !q.slipped && along.length_squared() < KEEP_DRIFT * KEEP_DRIFT {
+                        (made.stick_a, made.stick_b) = (q.stick_a, q.stick_b);
+                        (made.stick_anchor_a, made.stick_anchor_b) = (stick_anchor_a, stick_anchor_b);
+                        made.stick_gap = gap;
+                    }
                 }
+                made
             };
             if contact.intersect {
                 for p in contact.points.as_slice() {
