@@ -252,3 +252,41 @@ fn every_resolution_is_deterministic_across_broad_phases() {
         );
     }
 }
+
+/// The shipped comparison scene (`scenes/literal_projection.ron`, a 10-row pyramid that
+/// names `LiteralProjection`) says what it shows: with its own resolution the pyramid
+/// comes apart within 10 s; switched to position-based projection, as its note tells
+/// the user to do, it stands.
+#[test]
+fn the_shipped_comparison_scene_shows_what_its_note_says() {
+    let scene = shipped("literal_projection.ron");
+    assert_eq!(
+        World::from_scene(&scene).settings().resolution,
+        Resolution::LiteralProjection
+    );
+    let top_after_10s = |resolution: Resolution| {
+        let settings = WorldSettings {
+            resolution,
+            ..*World::from_scene(&scene).settings()
+        };
+        let mut world = World::from_scene_with(&scene, settings);
+        let top = *world.bodies().handles().last().expect("bodies");
+        for _ in 0..600 {
+            world.step(DT);
+        }
+        world.body(top).map_or(f32::NAN, |b| b.pose().translation.y)
+    };
+    let (literal, position_based) = (
+        top_after_10s(Resolution::LiteralProjection),
+        top_after_10s(Resolution::Projection),
+    );
+    println!("literal_projection.ron: top box at 10 s, literal {literal:.3} m, position-based {position_based:.3} m");
+    assert!(
+        literal.is_nan() || literal < 8.0,
+        "the literal method held the pyramid: top at {literal}"
+    );
+    assert!(
+        position_based > 9.4,
+        "position-based projection let the pyramid sink: top at {position_based}"
+    );
+}

@@ -12,14 +12,14 @@ use crate::scene::{ContinuousDef, ResolutionDef, SettingsDef};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Resolution {
     /// Sequential impulses with friction, restitution, warm starting and soft position
-    /// correction (`solver.rs`). Stacks; the default.
-    #[default]
+    /// correction (`solver.rs`). Stacks.
     Impulses,
     /// Position-based contact resolution after Müller et al., "Detailed Rigid Body
     /// Simulation with Extended Position Based Dynamics" (2020): per substep, bodies
     /// are moved apart with generalised inverse masses (rotation included), static
     /// friction holds positions, and a velocity pass applies dynamic friction and
-    /// restitution (`xpbd.rs`). Stacks.
+    /// restitution (`xpbd.rs`). Stacks; the default.
+    #[default]
     Projection,
     /// The papers' literal method: every substep, move the first body of each
     /// overlapping pair out along the whole MTV and cancel the approaching normal
@@ -158,7 +158,7 @@ impl Default for WorldSettings {
             gravity: Vec2::new(0.0, -9.81),
             narrow_phase: Algorithm::NonConvexSat,
             narrow_config: NarrowConfig::default(),
-            resolution: Resolution::Impulses,
+            resolution: Resolution::Projection,
             substeps: 4,
             velocity_iterations: 2,
             relax_iterations: 1,

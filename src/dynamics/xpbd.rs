@@ -219,7 +219,9 @@ fn solve_static_friction(states: &mut BodyStates, constraints: &mut [Constraint]
                 continue; // friction ∞ on a vanishing impulse
             }
             let wanted = p.tangent_impulse - along / w_t;
-            if std::env::var("OLDSF").is_ok() && wanted.abs() >= cone { continue; }
+            if std::env::var("OLDSF").is_ok() && wanted.abs() >= cone {
+                continue;
+            }
             let total = wanted.clamp(-cone, cone);
             if total.is_finite() {
                 let delta_t = total - p.tangent_impulse;
@@ -234,7 +236,12 @@ fn solve_static_friction(states: &mut BodyStates, constraints: &mut [Constraint]
 
 /// The velocity pass over the points the projection moved: restitution (or zero normal
 /// speed) and dynamic friction.
-fn solve_velocities(states: &mut BodyStates, constraints: &mut [Constraint], settings: &VelocityPass, with_friction: bool) {
+fn solve_velocities(
+    states: &mut BodyStates,
+    constraints: &mut [Constraint],
+    settings: &VelocityPass,
+    with_friction: bool,
+) {
     let states = &mut states.states;
     for c in constraints.iter_mut() {
         let (ia, ib) = (c.a as usize, c.b as usize);

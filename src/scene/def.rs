@@ -136,11 +136,12 @@ impl Default for SettingsDef {
 /// changes by accident when the solver does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum ResolutionDef {
-    /// Sequential impulses with friction and restitution; stacks. The default.
-    #[default]
+    /// Sequential impulses with friction and restitution; stacks.
     Impulses,
     /// Position-based contact resolution (Müller et al., 2020): bodies are moved apart,
-    /// with rotation, friction and restitution; stacks.
+    /// with rotation, friction and restitution; stacks. The default: moving bodies
+    /// apart along the contact normal is the resolution the product is built around.
+    #[default]
     Projection,
     /// The papers' literal projection: move the first body out along the whole MTV and
     /// cancel the approach with (1 + e)·λ; no friction. Kept for comparison: it does not
