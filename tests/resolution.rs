@@ -290,3 +290,46 @@ fn the_shipped_comparison_scene_shows_what_its_note_says() {
         "position-based projection let the pyramid sink: top at {position_based}"
     );
 }
+
+/// The sandbox's default scene settles and falls asleep under both resolutions.
+/// Regression: a non-convex pair touches on features with different normals (a triangle
+/// resting in a U: the bottom, and a leg 60° off), and the narrow phase reports one of
+/// them per step; a kept point was dropped when the pair's normal differed from its
+/// own, so the triangle lost its support one step in three and fell freely for a step
+/// (0.15 m/s kicks): under impulses the scene never fell asleep. Kept points now live
+/// while the bodies have not turned against each other. Measured (60 Hz, SatDecomposed):
+/// impulses rest after 7 s, position-based projection after 12 s (a hexagon on a comb
+/// rocks a while; the aim is 10 s); the bound below keeps it from getting worse.
+#[test]
+fn regression_default_scene_kept_points_with_their_own_normals_comes_to_rest() {
+    let scene = shipped("default.ron");
+    for resolution in [Resolution::Impulses, Resolution::Projection] {
+        let settings = WorldSettings {
+            resolution,
+            ..*World::from_scene(&scene).settings()
+        };
+        let mut world = World::from_scene_with(&scene, settings);
+        let mut asleep_at = None;
+        for step in 1..=900 {
+            world.step(DT);
+            let all_asleep = world
+                .bodies()
+                .iter()
+                .filter(|(_, b)| b.is_dynamic())
+                .all(|(_, b)| b.is_sleeping());
+            if all_asleep {
+                asleep_at = Some(step as f32 * DT);
+                break;
+            }
+        }
+        println!(
+            "default.ron, {}: every body asleep at {asleep_at:?} s",
+            resolution.name()
+        );
+        assert!(
+            asleep_at.is_some(),
+            "{}: the default scene did not fall asleep in 15 s",
+            resolution.name()
+        );
+    }
+}

@@ -59,6 +59,14 @@ impl ConstraintPoint {
         let pb = b.dp + b.dq.apply(self.anchor_b);
         (pb - pa).dot(self.normal) + self.base_separation
     }
+
+    /// How far B's stick point has moved from A's (m, world frame): the drift static
+    /// friction pulls back (its part along the surface).
+    #[inline]
+    pub fn stick_drift(&self, a: &BodyState, b: &BodyState) -> Vec2 {
+        let (s_a, s_b) = (self.stick_anchor_a, self.stick_anchor_b);
+        self.stick_gap + (b.dp + b.dq.apply(s_b) - s_b) - (a.dp + a.dq.apply(s_a) - s_a)
+    }
 }
 
 /// The constraint of one contact pair.

@@ -26,7 +26,8 @@
 //! is still valid: it lies away from every new point, and its anchors, moved with the
 //! bodies, are still within the slop of
 //! touching along its normal, have not slid apart by more than [`KEEP_DRIFT`], and the
-//! pair's normal has turned by less than [`KEEP_NORMAL_COS`] allows. This is Bullet's
+//! bodies have turned against each other by less than [`KEEP_TURN_RAD`] since the point
+//! was found (not the pair's normal: a non-convex pair touches with several normals). This is Bullet's
 //! persistent manifold (Coumans), used only to fill in what a single-feature narrow phase
 //! leaves out.
 
@@ -43,9 +44,10 @@ pub const MAX_POINTS: usize = 4;
 /// surface (m): the features no longer touch there.
 pub const KEEP_DRIFT: f32 = 0.02;
 
-/// A kept point is dropped when the pair's normal turns by more than about 10° (the
-/// cosine of that angle): the contact geometry has changed.
-pub const KEEP_NORMAL_COS: f32 = 0.985;
+/// A kept point is dropped once the two bodies have turned against each other by more
+/// than this (rad, about 10°) since the point was found: its normal, fixed then, no
+/// longer describes the touching features.
+pub const KEEP_TURN_RAD: f32 = 0.175;
 
 /// One contact point of a pair (see the module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -62,6 +64,9 @@ pub(crate) struct PointContact {
     pub local_b: Vec2,
     /// Separation at the start of the step (m; negative: overlap).
     pub separation: f32,
+    /// Angle of B less angle of A when the narrow phase found this point (rad): a kept
+    /// point lives while the bodies have not turned much against each other since.
+    pub relative_angle: f32,
     /// Accumulated impulses of the last step (N·s): the warm start of the next.
     pub normal_impulse: f32,
     pub tangent_impulse: f32,
@@ -249,6 +254,7 @@ impl ContactSet {
                     local_a,
                     local_b,
                     separation,
+                    relative_angle: b.angle() - a.angle(),
                     normal_impulse: 0.0,
                     tangent_impulse: 0.0,
                     stick_a: local_a,
@@ -288,9 +294,16 @@ impl ContactSet {
             }
             // Kept points (see the module docs).
             if let (Some(prev), true) = (previous, contact.intersect) {
-                let normal = contact.normal;
+                let relative_angle = b.angle() - a.angle();
                 for q in prev.points() {
-                    if q.normal.dot(normal) < KEEP_NORMAL_COS {
+                    // Not the pair's new normal against the old: a non-convex pair
+                    // touches on features with different normals at once, and the
+                    // narrow phase reports one of them per step. A triangle resting in a
+                    // U (bottom, normal up; leaning on a leg, normal 60° off) got the
+                    // leg in one step of three; compared with that normal, the bottom
+                    // point was dropped, and the triangle fell freely for a step —
+                    // 0.15 m/s kicks, and the default scene never fell asleep.
+                    if (relative_angle - q.relative_angle).abs() > KEEP_TURN_RAD {
                         continue;
                     }
                     let (r_a, r_b) = (rot_a.apply(q.local_a), rot_b.apply(q.local_b));
@@ -312,6 +325,7 @@ impl ContactSet {
                         // Anchor both bodies at the midpoint, as the narrow phase does.
                         let mid = center_a + r_a + 0.5 * d;
                         let mut kept = make(q.id, q.normal, mid, separation);
+                        kept.relative_angle = q.relative_angle;
                         (kept.normal_impulse, kept.tangent_impulse) = if input.warm_starting {
                             (q.normal_impulse, q.tangent_impulse)
                         } else {

@@ -20,8 +20,8 @@
 //!   for ever. So a point of the previous substep that the narrow phase did not report
 //!   again is kept (up to [`MAX_POINTS`]) while it is still valid: its anchors, stored
 //!   in each body's frame, are still within `slop` of touching along the new normal,
-//!   have not slid apart by more than [`KEEP_DRIFT`], and the normal has turned less
-//!   than [`KEEP_NORMAL_COS`] allows. This is Bullet's persistent manifold (Coumans),
+//!   have not slid apart by more than [`KEEP_DRIFT`], and the bodies have turned
+//!   against each other by less than [`KEEP_TURN_RAD`]. This is Bullet's persistent manifold (Coumans),
 //!   used only to fill in what a single-feature narrow phase leaves out.
 //! - **Restitution** from the relative normal velocity measured *before* solving (after
 //!   gravity), applied only above a threshold speed and only where the point actually
