@@ -86,6 +86,12 @@ fn a_settled_pyramid_steps_without_allocating() {
             report.push(format!("{} + {}: {count}", algorithm.name(), resolution.name()));
         }
     }
-    println!("allocations in 30 steps of the settled 20-row pyramid: {}", report.join(", "));
-    assert!(report.iter().all(|r| r.ends_with(": 0")), "allocations per step: {report:?}");
+    println!(
+        "allocations in 30 steps of the settled 20-row pyramid: {}",
+        report.join(", ")
+    );
+    assert!(
+        report.iter().all(|r| r.ends_with(": 0")),
+        "allocations per step: {report:?}"
+    );
 }
