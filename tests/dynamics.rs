@@ -551,3 +551,40 @@ fn replace_rebuilds_a_body_in_place_and_refuses_a_bad_definition() {
     );
     assert_eq!(world.bodies().len(), 1);
 }
+
+/// Regression: a box dragged into the ground while paused was pushed out downward and
+/// fell for ever (the view, fitted to every body, then showed a 3 km drop). A body
+/// farther than the kill distance outside the scene's box is removed and reported; the
+/// others are untouched.
+#[test]
+fn regression_a_box_pushed_through_the_ground_is_removed_once_lost() {
+    let mut sunk = body(rect(1.0, 1.0), 3.0, -0.9); // mostly below the ground's top face
+    sunk.name = Some("sunk".into());
+    let resting = body(rect(1.0, 1.0), -3.0, 0.5);
+    let settings = WorldSettings {
+        kill_distance: 50.0,
+        ..WorldSettings::default()
+    };
+    let (mut w, handles) = world(vec![ground(), sunk, resting], settings);
+    let bounds = w.scene_bounds().expect("a scene box");
+    let mut removed = Vec::new();
+    let mut removed_at = None;
+    for step in 1..=600 {
+        let report = w.step(DT);
+        if !report.removed.is_empty() && removed_at.is_none() {
+            removed_at = Some(step);
+        }
+        removed.extend(report.removed);
+    }
+    println!("scene box {bounds:?}; removed at step {removed_at:?}: {removed:?}");
+    assert_eq!(removed.len(), 1, "exactly the sunk box is lost: {removed:?}");
+    assert_eq!(removed[0].name.as_deref(), Some("sunk"));
+    assert!(removed[0].reason.contains("left the scene"), "{}", removed[0].reason);
+    assert!(w.body(handles[1]).is_none());
+    assert!(w.body(handles[2]).is_some(), "the resting box stays");
+    // Fell 50 m beyond the scene's box: √(2·50/9.81) ≈ 3.2 s after leaving it.
+    assert!(
+        removed_at.is_some_and(|s| s > 150 && s < 400),
+        "removed at step {removed_at:?}"
+    );
+}

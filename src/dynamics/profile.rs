@@ -64,7 +64,8 @@ pub struct RemovedBody {
 /// What [`crate::dynamics::World::step`] returns.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StepReport {
-    /// Bodies removed because their state stopped being finite; the rest kept stepping.
+    /// Bodies removed because their state stopped being finite, or because they left
+    /// the scene (the kill distance); the rest kept stepping.
     pub removed: Vec<RemovedBody>,
     /// Time and counts of the step.
     pub profile: StepProfile,

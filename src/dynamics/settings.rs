@@ -82,6 +82,10 @@ pub struct WorldSettings {
     /// Restitution only applies when bodies approach faster than this (m/s). Default
     /// 1 m/s: below it a resting body would keep bouncing on gravity's own velocity.
     pub restitution_threshold: f32,
+    /// A dynamic body whose centre of mass gets farther than this (m) outside the box of
+    /// everything the world was given (its scene, plus bodies inserted since) is lost:
+    /// it is removed and reported. Default 100 m. 0 or infinity: never.
+    pub kill_distance: f32,
     /// Overlap allowed at rest (m). Default 0.005 m (Box2D's `linearSlop`). The narrow
     /// phase only reports overlapping shapes, so resting bodies must stay a little inside
     /// each other for their contact (and its warm-start impulses) to persist; with 0 a
@@ -167,6 +171,7 @@ impl Default for WorldSettings {
             max_push_speed: 3.0,
             restitution_threshold: 1.0,
             slop: 0.005,
+            kill_distance: 100.0,
             warm_starting: true,
             broad_phase: BroadPhaseKind::default(),
             continuous: ContinuousMode::default(),

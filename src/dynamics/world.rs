@@ -46,6 +46,7 @@ use super::race::RaceReport;
 use super::settings::{ContinuousMode, Resolution, WorldSettings};
 use super::sleep::{self, SleepScratch};
 use super::xpbd::XpbdScratch;
+use crate::bounds::Aabb;
 use crate::broad::{BroadPhase, Proxy};
 use crate::narrow::collide;
 use crate::scene::{BodyDef, Scene, SceneDef, SceneError, SettingsDef, FORMAT_VERSION};
@@ -104,6 +105,10 @@ pub struct World {
     /// The scene settings this world was built from, kept for saving the ones
     /// [`WorldSettings`] does not hold (see [`WorldSettings::to_scene_settings`]).
     scene_settings: SettingsDef,
+    /// The box around every body the world was given (built with, inserted, rebuilt):
+    /// what the scene spans. A body farther than the kill distance outside it is lost
+    /// ([`WorldSettings::kill_distance`]).
+    scene_bounds: Option<Aabb>,
 }
 
 impl Default for World {
@@ -124,7 +129,19 @@ impl World {
             time_s: 0.0,
             step_count: 0,
             scene_settings: SettingsDef::default(),
+            scene_bounds: None,
         }
+    }
+
+    /// Grows the scene's box by `aabb` (a body the world was given).
+    fn include_in_scene(&mut self, aabb: Aabb) {
+        self.scene_bounds = Some(self.scene_bounds.map_or(aabb, |b| b.union(&aabb)));
+    }
+
+    /// The box around every body the world was given: what [`WorldSettings::kill_distance`]
+    /// is measured from. `None` for a world that was never given a body.
+    pub fn scene_bounds(&self) -> Option<Aabb> {
+        self.scene_bounds
     }
 
     /// The world a scene describes: its bodies in file order (body `i` gets slot `i`),
@@ -143,7 +160,9 @@ impl World {
         let mut world = World::new(settings);
         world.scene_settings = scene.def().settings.clone();
         for (def, shape) in scene.def().bodies.iter().zip(scene.shapes()) {
-            world.bodies.insert(Body::new(def, shape.clone()));
+            let body = Body::new(def, shape.clone());
+            world.include_in_scene(body.aabb());
+            world.bodies.insert(body);
         }
         world
     }
@@ -174,7 +193,9 @@ impl World {
             ..SceneDef::default()
         })?;
         let shape = scene.shapes()[0].clone();
-        Ok(self.bodies.insert(Body::new(def, shape)))
+        let body = Body::new(def, shape);
+        self.include_in_scene(body.aabb());
+        Ok(self.bodies.insert(body))
     }
 
     /// Rebuilds the body behind `handle` from `def` in place: same handle, same slot
@@ -199,6 +220,7 @@ impl World {
         let old_aabb = body.aabb();
         *body = Body::new(def, shape);
         let new_aabb = body.aabb();
+        self.include_in_scene(new_aabb);
         self.contacts.forget_slot(handle.index);
         self.manifolds.retain(|m| m.body_a != handle && m.body_b != handle);
         let margin = 2.0 * self.settings.slop.max(0.0) + 1e-3;
@@ -348,6 +370,7 @@ impl World {
             }
             self.end_sleep(part_dt, &mut report.profile);
         }
+        self.remove_lost(&mut report.removed);
         self.time_s += dt as f64;
         self.step_count += 1;
         report.profile.total = start.elapsed();
@@ -610,6 +633,32 @@ impl World {
 
     /// Removes every body whose position or velocity is not finite, so a NaN never
     /// reaches another body through a contact.
+    /// Removes the dynamic bodies that have gone farther than the kill distance outside
+    /// the scene's box, and lists them in `removed`. A body pushed through the ground
+    /// falls for ever otherwise, and the view fitted to all bodies shrinks the scene to
+    /// a dot under a kilometres-long drop.
+    fn remove_lost(&mut self, removed: &mut Vec<RemovedBody>) {
+        let kill = self.settings.kill_distance;
+        let Some(bounds) = self.scene_bounds.filter(|_| kill.is_finite() && kill > 0.0) else {
+            return;
+        };
+        let keep = bounds.inflated(kill);
+        let lost = |b: &Body| b.is_dynamic() && !b.is_sleeping() && !keep.contains(b.center_of_mass());
+        if !self.bodies.iter().any(|(_, b)| lost(b)) {
+            return; // the common case, without collecting anything
+        }
+        let gone: Vec<BodyHandle> = self.bodies.iter().filter(|(_, b)| lost(b)).map(|(h, _)| h).collect();
+        for handle in gone {
+            if let Some(body) = self.remove(handle) {
+                removed.push(RemovedBody {
+                    handle,
+                    name: body.name().map(str::to_string),
+                    reason: format!("left the scene (more than {kill} m outside it)"),
+                });
+            }
+        }
+    }
+
     fn remove_non_finite(&mut self, removed: &mut Vec<RemovedBody>) {
         let bad: Vec<(BodyHandle, &'static str)> = self
             .bodies
