@@ -1,8 +1,7 @@
 //! The step allocates nothing in steady state: every per-step buffer (candidate pairs,
 //! contacts, body states, constraints, scratch) is kept and reused. Counted with a
 //! global allocator that counts allocations made on the test's own thread while
-//! counting is on. This file holds one test, so no other test's thread allocates
-//! during the count.
+//! counting is on.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -55,27 +54,23 @@ fn allocations_in(f: impl FnOnce()) -> u64 {
     COUNT.with(|c| c.get())
 }
 
-#[test]
-fn a_settled_pyramid_steps_without_allocating() {
-    // The counter counts: one Vec is one allocation.
-    let one = allocations_in(|| {
-        std::hint::black_box(Vec::<u8>::with_capacity(16));
-    });
-    assert_eq!(one, 1, "the counting allocator is not counting");
-    let scene = scene::load(format!("{}/scenes/pyramid_20.ron", env!("CARGO_MANIFEST_DIR"))).expect("shipped");
+/// Allocations in 30 steps of `scene` after `warm_up` steps, awake (sleeping off:
+/// sleeping bodies would cost nothing and prove nothing), for every narrow phase and
+/// both solvers' resolutions.
+fn allocations_per_combination(scene_file: &str, warm_up: usize) -> Vec<(String, u64)> {
+    let scene = scene::load(format!("{}/scenes/{scene_file}", env!("CARGO_MANIFEST_DIR"))).expect("shipped");
     let mut report = Vec::new();
     for resolution in [Resolution::Impulses, Resolution::Projection] {
         for algorithm in [Algorithm::NonConvexSat, Algorithm::SatDecomposed, Algorithm::GjkEpa] {
             let settings = WorldSettings {
                 resolution,
                 narrow_phase: algorithm,
-                // Awake: sleeping bodies would cost nothing and prove nothing.
                 sleeping: false,
                 ..*World::from_scene(&scene).settings()
             };
             let mut world = World::from_scene_with(&scene, settings);
-            // Warm up: buffers grow to the scene's size in the first steps.
-            for _ in 0..60 {
+            // Buffers grow to the scene's size while it moves.
+            for _ in 0..warm_up {
                 world.step(1.0 / 60.0);
             }
             let count = allocations_in(|| {
@@ -83,15 +78,29 @@ fn a_settled_pyramid_steps_without_allocating() {
                     world.step(1.0 / 60.0);
                 }
             });
-            report.push(format!("{} + {}: {count}", algorithm.name(), resolution.name()));
+            report.push((format!("{} + {}", algorithm.name(), resolution.name()), count));
         }
     }
-    println!(
-        "allocations in 30 steps of the settled 20-row pyramid: {}",
-        report.join(", ")
-    );
-    assert!(
-        report.iter().all(|r| r.ends_with(": 0")),
-        "allocations per step: {report:?}"
-    );
+    println!("allocations in 30 steps of {scene_file} after {warm_up} steps: {report:?}");
+    report
+}
+
+/// One test, so that no other test's thread allocates while counting is on.
+#[test]
+fn a_settled_world_steps_without_allocating() {
+    // The counter counts: one Vec is one allocation.
+    let one = allocations_in(|| {
+        std::hint::black_box(Vec::<u8>::with_capacity(16));
+    });
+    assert_eq!(one, 1, "the counting allocator is not counting");
+    // Convex boxes, settled after a second; and the default scene's non-convex bodies
+    // (stars, combs, gears: piece trees, Minkowski differences, the combine step) after
+    // fifteen seconds.
+    for (scene_file, warm_up) in [("pyramid_20.ron", 60), ("default.ron", 900)] {
+        let report = allocations_per_combination(scene_file, warm_up);
+        assert!(
+            report.iter().all(|(_, n)| *n == 0),
+            "{scene_file}: allocations in 30 steps {report:?}"
+        );
+    }
 }

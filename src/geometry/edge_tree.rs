@@ -221,7 +221,10 @@ impl EdgeTree {
             Aabb::from_points(&corners.map(|c| xf_ab.apply_point(c))).inflated(margin)
         };
         let mut tests = 0;
-        let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
+        // Inline: a world step descends these trees for every non-convex pair and must
+        // not allocate; 64 entries hold the descent of trees 30 levels deep, and a deeper
+        // one spills to the heap.
+        let mut stack: smallvec::SmallVec<[(u32, u32); 64]> = smallvec::smallvec![(0, 0)];
         while let Some((i, j)) = stack.pop() {
             let (na, nb) = (&self.nodes[i as usize], &other.nodes[j as usize]);
             tests += 1;
@@ -281,7 +284,10 @@ impl EdgeTree {
             d.length()
         };
         let mut best = f32::INFINITY;
-        let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
+        // Inline: a world step descends these trees for every non-convex pair and must
+        // not allocate; 64 entries hold the descent of trees 30 levels deep, and a deeper
+        // one spills to the heap.
+        let mut stack: smallvec::SmallVec<[(u32, u32); 64]> = smallvec::smallvec![(0, 0)];
         while let Some((i, j)) = stack.pop() {
             let (na, nb) = (&self.nodes[i as usize], &other.nodes[j as usize]);
             // A 1e-6 relative slack: the boxes of B are rounded into A's frame.

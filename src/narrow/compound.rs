@@ -22,7 +22,7 @@ use super::circle::{penetration_circle_circle, penetration_outline_circle};
 use super::clip::contact_points;
 use super::contact::{Contact, ContactPoint, ContactPoints, Work};
 use super::gjk::{penetration_gjk_epa, GjkInput};
-use super::minkowski::minkowski_difference_hull;
+use super::minkowski::{minkowski_difference_hull_into, HullScratch};
 use super::sat::penetration_sat;
 use super::trace::{record, CombineStep, Trace, TraceStep};
 use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
@@ -120,51 +120,182 @@ pub(crate) fn collide_compound(
             Contact::separated(work)
         };
     }
-    let boxes_a: Vec<Aabb> = (0..na).map(|i| piece_aabb(&a.piece(i), pose_a)).collect();
-    let boxes_b: Vec<Aabb> = (0..nb).map(|j| piece_aabb(&b.piece(j), pose_b)).collect();
-    let mut hits: Vec<(usize, usize, PairPenetration)> = Vec::new();
-    let candidates = piece_tree_candidates(
-        a, pose_a, b, pose_b, &boxes_a, &boxes_b, scale, config, trace, &mut work,
-    );
-    let all_pairs = (0..na).flat_map(|i| (0..nb).map(move |j| (i, j)));
-    let pairs: Box<dyn Iterator<Item = (usize, usize)>> = match candidates {
-        Some(list) => Box::new(list.into_iter()),
-        None => Box::new(all_pairs),
-    };
-    for (i, j) in pairs {
-        let (box_a, box_b) = (&boxes_a[i], &boxes_b[j]);
-        {
-            if config.cull_by_bounds {
-                work.bv_tests += 1;
-                let overlap = box_a.overlaps(box_b);
-                record(trace, || TraceStep::BoundsTest {
-                    piece_a: i,
-                    piece_b: j,
-                    overlap,
-                });
-                if !overlap {
-                    continue;
-                }
-            }
-            work.piece_pairs_tested += 1;
-            work.primitive_tests += 1;
-            record(trace, || TraceStep::PiecePair { piece_a: i, piece_b: j });
-            let (va, vb) = (a.piece(i), b.piece(j));
-            let pen = test_pair(test, &va, pose_a, &vb, pose_b, (i, j), scale, config, &mut work, trace);
-            if config.is_penetrating(pen.depth, scale) {
-                hits.push((i, j, pen));
-            }
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => {
+            let contact = collide_pieces(a, pose_a, b, pose_b, test, config, trace, scale, work, &mut scratch);
+            scratch.release_if_huge();
+            contact
+        }
+        // Never the case (nothing here calls back into the narrow phase), but a
+        // re-entrant call would get fresh buffers rather than a panic.
+        Err(_) => collide_pieces(
+            a,
+            pose_a,
+            b,
+            pose_b,
+            test,
+            config,
+            trace,
+            scale,
+            work,
+            &mut CompoundScratch::default(),
+        ),
+    })
+}
+
+/// Buffers of the piece-pair loop and the combine step, kept between calls (one set per
+/// thread) so that a world's step tests non-convex pairs without allocating.
+#[derive(Default)]
+struct CompoundScratch {
+    boxes_a: Vec<Aabb>,
+    boxes_b: Vec<Aabb>,
+    /// Overlapping piece pairs with their own answers.
+    hits: Vec<(usize, usize, PairPenetration)>,
+    /// Candidate piece pairs from the piece trees.
+    found: Vec<(usize, usize)>,
+    /// Minkowski differences, built on first use: their vertices one after another, and
+    /// per piece pair (i·nb + j) where its run starts and how long it is.
+    hull_points: Vec<Vec2>,
+    hull_runs: Vec<(u32, u32)>,
+    hull: HullScratch,
+    normals: Vec<(Vec2, usize, usize)>,
+    ordered: Vec<(f32, Vec2, usize, usize)>,
+    intervals: Vec<RayInterval>,
+    best_intervals: Vec<RayInterval>,
+    points: Vec<ContactPoint>,
+}
+
+/// A run not built yet (see [`CompoundScratch::hull_runs`]).
+const NOT_BUILT: (u32, u32) = (u32::MAX, 0);
+
+/// Above this many piece pairs, the per-pair table is given back after the call: one
+/// query between two huge polygons should not keep megabytes for the rest of the run.
+const KEEP_PAIR_TABLE_MAX: usize = 1 << 16;
+
+impl CompoundScratch {
+    fn release_if_huge(&mut self) {
+        if self.hull_runs.capacity() > KEEP_PAIR_TABLE_MAX {
+            self.hull_runs = Vec::new();
+            self.hull_points = Vec::new();
         }
     }
-    match hits.as_slice() {
+
+    /// The Minkowski difference of pieces `i` of A and `j` of B (cores), built on first
+    /// use.
+    fn hull_of(&mut self, a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, i: usize, j: usize) -> (u32, u32) {
+        let slot = i * b.piece_count() + j;
+        build_hull(
+            a,
+            pose_a,
+            b,
+            pose_b,
+            i,
+            j,
+            &mut self.hull,
+            &mut self.hull_points,
+            &mut self.hull_runs[slot],
+        )
+    }
+}
+
+/// Builds the Minkowski difference of pieces `i` of A and `j` of B into `points` unless
+/// `run` says it is built; returns its run.
+#[allow(clippy::too_many_arguments)]
+fn build_hull(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    i: usize,
+    j: usize,
+    scratch: &mut HullScratch,
+    points: &mut Vec<Vec2>,
+    run: &mut (u32, u32),
+) -> (u32, u32) {
+    if *run == NOT_BUILT {
+        minkowski_difference_hull_into(a.piece(i), pose_a, b.piece(j), pose_b, scratch);
+        let start = points.len() as u32;
+        points.extend(scratch.hull.iter().map(|w| w.point));
+        *run = (start, scratch.hull.len() as u32);
+    }
+    *run
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<CompoundScratch> = std::cell::RefCell::default();
+}
+
+/// The vertices of a built run.
+fn run(points: &[Vec2], (start, len): (u32, u32)) -> &[Vec2] {
+    &points[start as usize..(start + len) as usize]
+}
+
+/// The piece-pair loop of [`collide_compound`] for shapes with several pieces.
+#[allow(clippy::too_many_arguments)]
+fn collide_pieces(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    test: PairTest,
+    config: &NarrowConfig,
+    trace: &mut Option<&mut Trace>,
+    scale: f32,
+    mut work: Work,
+    scratch: &mut CompoundScratch,
+) -> Contact {
+    let (na, nb) = (a.piece_count(), b.piece_count());
+    scratch.boxes_a.clear();
+    scratch.boxes_a.extend((0..na).map(|i| piece_aabb(&a.piece(i), pose_a)));
+    scratch.boxes_b.clear();
+    scratch.boxes_b.extend((0..nb).map(|j| piece_aabb(&b.piece(j), pose_b)));
+    scratch.hits.clear();
+    let from_trees = piece_tree_candidates(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        &scratch.boxes_a,
+        &scratch.boxes_b,
+        scale,
+        config,
+        trace,
+        &mut work,
+        &mut scratch.found,
+    );
+    let tree_pairs = scratch.found.len();
+    let pair_count = if from_trees { tree_pairs } else { na * nb };
+    for k in 0..pair_count {
+        let (i, j) = if from_trees { scratch.found[k] } else { (k / nb, k % nb) };
+        let (box_a, box_b) = (&scratch.boxes_a[i], &scratch.boxes_b[j]);
+        if config.cull_by_bounds {
+            work.bv_tests += 1;
+            let overlap = box_a.overlaps(box_b);
+            record(trace, || TraceStep::BoundsTest {
+                piece_a: i,
+                piece_b: j,
+                overlap,
+            });
+            if !overlap {
+                continue;
+            }
+        }
+        work.piece_pairs_tested += 1;
+        work.primitive_tests += 1;
+        record(trace, || TraceStep::PiecePair { piece_a: i, piece_b: j });
+        let (va, vb) = (a.piece(i), b.piece(j));
+        let pen = test_pair(test, &va, pose_a, &vb, pose_b, (i, j), scale, config, &mut work, trace);
+        if config.is_penetrating(pen.depth, scale) {
+            scratch.hits.push((i, j, pen));
+        }
+    }
+    match scratch.hits.as_slice() {
         [] => Contact::separated(work),
         // Two convex bodies: the pair's answer is exact.
-        [(i, j, pen)] if na == 1 && nb == 1 => {
-            contact_from_pair(&a.piece(*i), pose_a, &b.piece(*j), pose_b, *pen, (*i, *j), work, trace)
+        &[(i, j, pen)] if na == 1 && nb == 1 => {
+            contact_from_pair(&a.piece(i), pose_a, &b.piece(j), pose_b, pen, (i, j), work, trace)
         }
-        _ => combine(
-            a, pose_a, b, pose_b, &boxes_a, &boxes_b, &hits, scale, config, work, trace,
-        ),
+        _ => combine(a, pose_a, b, pose_b, scale, config, work, trace, scratch),
     }
 }
 
@@ -177,7 +308,7 @@ pub const PIECE_TREE_MIN_PAIRS: usize = 64;
 
 /// The piece pairs whose world boxes overlap, found by descending both polygons' piece
 /// trees (seed 002's bounding-volume hierarchy) instead of testing all `na × nb` pairs —
-/// or `None` when the all-pairs loop should run: a trace is being recorded (lessons show
+/// into `found`, returning true — or false when the all-pairs loop should run: a trace is being recorded (lessons show
 /// every box test), culling is off, a shape is not a polygon, the policy says never, or
 /// there are few pairs.
 ///
@@ -200,9 +331,11 @@ fn piece_tree_candidates(
     config: &NarrowConfig,
     trace: &Option<&mut Trace>,
     work: &mut Work,
-) -> Option<Vec<(usize, usize)>> {
+    found: &mut Vec<(usize, usize)>,
+) -> bool {
+    found.clear();
     let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else {
-        return None;
+        return false;
     };
     let pairs = boxes_a.len() * boxes_b.len();
     let wanted = match config.edge_tree {
@@ -211,10 +344,9 @@ fn piece_tree_candidates(
         super::EdgeTreePolicy::Auto { .. } => pairs >= PIECE_TREE_MIN_PAIRS,
     };
     if !wanted || trace.is_some() || !config.cull_by_bounds {
-        return None;
+        return false;
     }
     let margin = config.touch_tolerance * scale;
-    let mut found = Vec::new();
     work.bv_tests += pa
         .piece_tree()
         .for_each_overlapping_pair(pose_a, pb.piece_tree(), pose_b, margin, |i, j| {
@@ -223,21 +355,7 @@ fn piece_tree_candidates(
             }
         });
     found.sort_unstable();
-    Some(found)
-}
-
-/// The Minkowski difference of pieces `i` of A and `j` of B, built on first use.
-fn hull_of<'h>(
-    hulls: &'h mut [Option<Vec<Vec2>>],
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    i: usize,
-    j: usize,
-) -> &'h [Vec2] {
-    let nb = b.piece_count();
-    hulls[i * nb + j].get_or_insert_with(|| minkowski_difference_hull(a.piece(i), pose_a, b.piece(j), pose_b))
+    true
 }
 
 /// One piece pair's stretch of a candidate ray inside its Minkowski difference.
@@ -257,36 +375,49 @@ fn combine(
     pose_a: &Pose,
     b: &Shape,
     pose_b: &Pose,
-    boxes_a: &[Aabb],
-    boxes_b: &[Aabb],
-    hits: &[(usize, usize, PairPenetration)],
     scale: f32,
     config: &NarrowConfig,
     work: Work,
     trace: &mut Option<&mut Trace>,
+    scratch: &mut CompoundScratch,
 ) -> Contact {
-    let (na, nb) = (boxes_a.len(), boxes_b.len());
+    let (na, nb) = (scratch.boxes_a.len(), scratch.boxes_b.len());
     let tol = config.touch_tolerance * scale;
     // Minkowski differences are built on first use and kept for the other candidates.
-    let mut hulls: Vec<Option<Vec<Vec2>>> = vec![None; na * nb];
+    scratch.hull_points.clear();
+    scratch.hull_runs.clear();
+    scratch.hull_runs.resize(na * nb, NOT_BUILT);
     let radius = |i: usize, j: usize| a.piece(i).radius + b.piece(j).radius;
-    for &(i, j, _) in hits {
-        hull_of(&mut hulls, a, pose_a, b, pose_b, i, j);
+    for k in 0..scratch.hits.len() {
+        let (i, j, _) = scratch.hits[k];
+        scratch.hull_of(a, pose_a, b, pose_b, i, j);
     }
-    let hit_hulls: Vec<(usize, usize, &[Vec2])> = hits
-        .iter()
-        .filter_map(|&(i, j, _)| hulls[i * nb + j].as_deref().map(|h| (i, j, h)))
-        .collect();
     // Candidate normals: each overlapping pair's own answer, then every outward edge
     // normal of those pairs' Minkowski differences (the nearest point of the union's
     // boundary usually lies on one of their edges, whose normal then is the answer).
-    let mut candidates: Vec<(Vec2, usize, usize)> = hits.iter().map(|&(i, j, pen)| (pen.normal, i, j)).collect();
-    for &(i, j, hull) in &hit_hulls {
+    let CompoundScratch {
+        boxes_a,
+        boxes_b,
+        hits,
+        hull_points,
+        hull_runs,
+        hull: hull_scratch,
+        normals,
+        ordered,
+        intervals,
+        best_intervals,
+        points,
+        found: _,
+    } = scratch;
+    normals.clear();
+    normals.extend(hits.iter().map(|&(i, j, pen)| (pen.normal, i, j)));
+    for &(i, j, _) in hits.iter() {
+        let hull = run(hull_points, hull_runs[i * nb + j]);
         let n = hull.len();
         for k in 0..if n >= 2 { n } else { 0 } {
             let normal = right_perp(hull[(k + 1) % n] - hull[k]).normalize_or_zero();
-            if normal != Vec2::ZERO && !candidates.iter().any(|c| c.0.dot(normal) > 1.0 - 1e-7) {
-                candidates.push((normal, i, j));
+            if normal != Vec2::ZERO && !normals.iter().any(|c| c.0.dot(normal) > 1.0 - 1e-7) {
+                normals.push((normal, i, j));
             }
         }
     }
@@ -294,20 +425,19 @@ fn combine(
     // pair's own difference. Trying candidates in increasing bound lets the search stop
     // as soon as no remaining candidate can beat the best.
     let lower_bound = |n: Vec2| {
-        hit_hulls
-            .iter()
-            .filter_map(|&(i, j, h)| ray_interval(h, radius(i, j), n))
+        hits.iter()
+            .filter_map(|&(i, j, _)| ray_interval(run(hull_points, hull_runs[i * nb + j]), radius(i, j), n))
             .filter(|iv| iv.0 < 0.0)
             .map(|iv| iv.1)
             .fold(0.0f32, f32::max)
     };
-    let mut ordered: Vec<(f32, Vec2, usize, usize)> =
-        candidates.iter().map(|&(n, i, j)| (lower_bound(n), n, i, j)).collect();
+    ordered.clear();
+    ordered.extend(normals.iter().map(|&(n, i, j)| (lower_bound(n), n, i, j)));
     ordered.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let mut intervals: Vec<RayInterval> = Vec::new();
-    let mut best: Option<(Vec2, f32, Vec<RayInterval>)> = None;
-    for (bound, n, hi, hj) in ordered {
-        if best.as_ref().is_some_and(|(_, d, _)| bound >= *d) {
+    let mut best: Option<(Vec2, f32)> = None;
+    best_intervals.clear();
+    for &(bound, n, hi, hj) in ordered.iter() {
+        if best.is_some_and(|(_, d)| bound >= d) {
             break;
         }
         intervals.clear();
@@ -318,7 +448,18 @@ fn combine(
                 if !ray_hits_aabb(n, &m_box) {
                     continue;
                 }
-                let hull = hull_of(&mut hulls, a, pose_a, b, pose_b, i, j);
+                let span = build_hull(
+                    a,
+                    pose_a,
+                    b,
+                    pose_b,
+                    i,
+                    j,
+                    hull_scratch,
+                    hull_points,
+                    &mut hull_runs[i * nb + j],
+                );
+                let hull = run(hull_points, span);
                 if let Some((s_in, s_out)) = ray_interval(hull, radius(i, j), n) {
                     intervals.push(RayInterval {
                         s_in,
@@ -329,8 +470,8 @@ fn combine(
                 }
             }
         }
-        let depth = first_exit(&mut intervals, tol);
-        let is_best = best.as_ref().is_none_or(|(_, d, _)| depth < *d);
+        let depth = first_exit(intervals, tol);
+        let is_best = best.is_none_or(|(_, d)| depth < d);
         record(trace, || {
             TraceStep::Combine(CombineStep {
                 from_piece_a: hi,
@@ -342,16 +483,18 @@ fn combine(
             })
         });
         if is_best {
-            best = Some((n, depth, intervals.clone()));
+            best = Some((n, depth));
+            best_intervals.clear();
+            best_intervals.extend_from_slice(intervals);
         }
     }
-    let Some((normal, depth, best_intervals)) = best else {
+    let Some((normal, depth)) = best else {
         return Contact::separated(work);
     };
     // Contact points: clip every piece pair the chosen ray starts inside, each with its
     // own depth along the chosen normal, and keep the deepest point and the point
     // farthest from it (a two-point manifold spans the contact).
-    let mut candidates: Vec<ContactPoint> = Vec::new();
+    points.clear();
     for iv in best_intervals.iter().filter(|iv| iv.s_in < -tol && iv.s_out > tol) {
         let (va, vb) = (a.piece(iv.piece_a), b.piece(iv.piece_b));
         let pts = contact_points(
@@ -364,9 +507,9 @@ fn combine(
             (iv.piece_a, iv.piece_b),
             trace,
         );
-        candidates.extend_from_slice(pts.as_slice());
+        points.extend_from_slice(pts.as_slice());
     }
-    let points = reduce_to_two(&candidates);
+    let points = reduce_to_two(points);
     Contact::penetrating(normal, depth, points, work)
 }
 
@@ -475,12 +618,10 @@ fn ray_interval(hull: &[Vec2], radius: f32, dir: Vec2) -> Option<(f32, f32)> {
     }
     if radius > 0.0 {
         // A two-vertex hull is a segment: its rectangles lie on both sides.
-        let edges: Vec<(Vec2, Vec2)> = match n {
-            0 | 1 => Vec::new(),
-            2 => vec![(hull[0], hull[1]), (hull[1], hull[0])],
-            _ => (0..n).map(|i| (hull[i], hull[(i + 1) % n])).collect(),
-        };
-        for (v0, v1) in edges {
+        // (For a segment, edge k runs from vertex k to the other: there and back.)
+        let edge_count = if n >= 2 { n } else { 0 };
+        for k in 0..edge_count {
+            let (v0, v1) = (hull[k], hull[(k + 1) % n]);
             let t = (v1 - v0).normalize_or_zero();
             let normal = right_perp(t);
             add(clip_line(

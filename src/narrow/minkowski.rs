@@ -60,14 +60,52 @@ pub fn minkowski_difference_hull_sourced(
     b: ConvexView,
     pose_b: &Pose,
 ) -> Vec<SupportPoint> {
+    let mut scratch = HullScratch::default();
+    minkowski_difference_hull_into(a, pose_a, b, pose_b, &mut scratch);
+    scratch.hull
+}
+
+/// Buffers for [`minkowski_difference_hull_into`], kept between calls so that the world's
+/// step builds hulls without allocating (`collide_compound`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct HullScratch {
+    world_a: Vec<Vec2>,
+    world_b: Vec<Vec2>,
+    neg_b: Vec<Vec2>,
+    edges_a: Vec<(Vec2, usize)>,
+    edges_b: Vec<(Vec2, usize)>,
+    /// The hull of the last call, as [`minkowski_difference_hull_sourced`] returns it.
+    pub hull: Vec<SupportPoint>,
+}
+
+/// [`minkowski_difference_hull_sourced`] into `scratch.hull`, reusing its buffers.
+pub(crate) fn minkowski_difference_hull_into(
+    a: ConvexView,
+    pose_a: &Pose,
+    b: ConvexView,
+    pose_b: &Pose,
+    scratch: &mut HullScratch,
+) {
+    let HullScratch {
+        world_a,
+        world_b,
+        neg_b,
+        edges_a,
+        edges_b,
+        hull,
+    } = scratch;
+    hull.clear();
     if a.vertices.is_empty() || b.vertices.is_empty() {
-        return Vec::new();
+        return;
     }
-    let world_a: Vec<Vec2> = a.vertices.iter().map(|v| pose_a.apply_point(*v)).collect();
-    let world_b: Vec<Vec2> = b.vertices.iter().map(|v| pose_b.apply_point(*v)).collect();
-    let neg_b: Vec<Vec2> = world_b.iter().map(|v| -*v).collect();
-    let (lowest_a, edges_a) = edges_from_lowest(&world_a);
-    let (lowest_b, edges_b) = edges_from_lowest(&neg_b);
+    world_a.clear();
+    world_a.extend(a.vertices.iter().map(|v| pose_a.apply_point(*v)));
+    world_b.clear();
+    world_b.extend(b.vertices.iter().map(|v| pose_b.apply_point(*v)));
+    neg_b.clear();
+    neg_b.extend(world_b.iter().map(|v| -*v));
+    let lowest_a = edges_from_lowest(world_a, edges_a);
+    let lowest_b = edges_from_lowest(neg_b, edges_b);
     let sourced = |point: Vec2, ia: usize, ib: usize| SupportPoint {
         point,
         a: world_a[ia],
@@ -76,7 +114,6 @@ pub fn minkowski_difference_hull_sourced(
         index_b: ib,
     };
 
-    let mut hull = Vec::with_capacity(edges_a.len() + edges_b.len() + 1);
     let mut p = world_a[lowest_a] + neg_b[lowest_b];
     let (mut ia, mut ib) = (lowest_a, lowest_b);
     let (mut i, mut j) = (0, 0);
@@ -118,14 +155,13 @@ pub fn minkowski_difference_hull_sourced(
     if hull.is_empty() {
         hull.push(sourced(p, ia, ib));
     }
-    remove_collinear(&mut hull);
-    hull
+    remove_collinear(hull);
 }
 
-/// The index of the lowest vertex (min y, then min x) and the edge vectors going CCW from
-/// it, each with the index of the vertex it ends at, without zero-length edges. A single
-/// vertex has no edges.
-fn edges_from_lowest(vertices: &[Vec2]) -> (usize, Vec<(Vec2, usize)>) {
+/// The index of the lowest vertex (min y, then min x); `edges` gets the edge vectors
+/// going CCW from it, each with the index of the vertex it ends at, without zero-length
+/// edges. A single vertex has no edges.
+fn edges_from_lowest(vertices: &[Vec2], edges: &mut Vec<(Vec2, usize)>) -> usize {
     let n = vertices.len();
     let mut lowest = 0;
     for (i, v) in vertices.iter().enumerate() {
@@ -134,7 +170,7 @@ fn edges_from_lowest(vertices: &[Vec2]) -> (usize, Vec<(Vec2, usize)>) {
             lowest = i;
         }
     }
-    let mut edges = Vec::with_capacity(n);
+    edges.clear();
     if n > 1 {
         for k in 0..n {
             let p = vertices[(lowest + k) % n];
@@ -145,7 +181,7 @@ fn edges_from_lowest(vertices: &[Vec2]) -> (usize, Vec<(Vec2, usize)>) {
             }
         }
     }
-    (lowest, edges)
+    lowest
 }
 
 /// 0 for directions with angle in [0, π) (y > 0, or y = 0 and x > 0), 1 for [π, 2π).
