@@ -432,3 +432,48 @@ fn sap_pairs_boxes_at_infinity_sorted_among_unusable_ones() {
         assert_eq!(out, [(0, 2)], "{kind}");
     }
 }
+
+/// A circle of radius 2e9 m beside two small circles (the fuzzed scene's boxes): its box
+/// spans 2^32 cells on each axis, whose product overflowed to 0 and sent it into the
+/// grid, which tried to fill every cell and aborted on a 4 GB allocation.
+#[test]
+fn spatial_hash_body_spanning_billions_of_cells_goes_to_the_oversized_list() {
+    let proxies = [
+        Proxy::new(0, bx(-2.0e9, -2.0e9, 2.0e9, 2.0e9), false),
+        Proxy::new(1, bx(-0.5, -0.5, 0.5, 0.5), false),
+        Proxy::new(2, bx(0.75, -0.5, 1.75, 0.5), false),
+    ];
+    let mut hash = SpatialHash::default();
+    let mut out = Vec::new();
+    let stats = hash.update(&proxies, &mut out);
+    assert_eq!(hash.oversized(), [0]);
+    assert!(stats.cell_entries <= 8, "{} entries", stats.cell_entries);
+    assert_eq!(out, oracle(&proxies));
+    assert_eq!(out, [(0, 1), (0, 2)]);
+
+    // Through the switching broad phase too, against brute force, with every shape of
+    // huge box: one axis saturated, both, both infinite, and a tiny fixed cell size that
+    // makes ordinary boxes span millions of cells.
+    let mut more = proxies.to_vec();
+    more.push(Proxy::new(3, bx(-3.0e9, 0.0, 3.0e9, 0.25), false));
+    more.push(Proxy::new(
+        4,
+        bx(f32::NEG_INFINITY, f32::NEG_INFINITY, f32::INFINITY, f32::INFINITY),
+        true,
+    ));
+    for cell in [None, Some(1.0e-6)] {
+        let config = BroadPhaseConfig {
+            hash_cell_size: cell,
+            hash_oversize_cells: u32::MAX,
+            ..BroadPhaseConfig::default()
+        };
+        let mut hash = BroadPhase::with_config(BroadPhaseKind::SpatialHash, config);
+        let mut brute = BroadPhase::new(BroadPhaseKind::BruteForce);
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        let stats = hash.update(&more, &mut got);
+        brute.update(&more, &mut want);
+        assert_eq!(got, want, "cell size {cell:?}");
+        let cap = collision_lab::broad::MAX_OVERSIZE_CELLS as usize;
+        assert!(stats.cell_entries <= more.len() * cap, "{} entries", stats.cell_entries);
+    }
+}
