@@ -4,13 +4,14 @@
 //! 1. the version alone (a newer file must say "newer", not "unknown field");
 //! 2. RON into the definition types (RON's error positions; the body is found from the
 //!    position with [`locate`](super::locate));
-//! 3. the values' meaning ([`build_shapes`]); the offending value is found by path in the
-//!    text's outline.
+//! 3. the values' meaning ([`build_shapes`]) and their ranges (`ranges.rs`); the
+//!    offending value is found by path in the text's outline.
 
 use super::build::{build_shapes, BuildError};
 use super::def::{SceneDef, FORMAT_VERSION};
 use super::error::{BodyRef, SceneError, SceneProblem, TextPosition};
 use super::locate::{self, Node, Step};
+use super::ranges::check_ranges;
 use super::{Scene, MAX_FILE_BYTES};
 use serde::Deserialize;
 use std::io::Read;
@@ -119,8 +120,8 @@ pub fn parse(text: &str, source_name: &str) -> Result<Scene, SceneError> {
         )
     })?;
 
-    // Pass 3: what the values mean.
-    match build_shapes(&def) {
+    // Pass 3: what the values mean, then whether they can be simulated.
+    match build_shapes(&def).and_then(|shapes| check_ranges(&def).map(|()| shapes)) {
         Ok(shapes) => Ok(Scene { def, shapes }),
         Err(BuildError { body, path, problem }) => {
             let root = locate::outline(text);

@@ -4,6 +4,7 @@ use super::build::build_shapes;
 use super::def::SceneDef;
 use super::error::{BodyRef, SceneError, SceneProblem};
 use super::load::version_problem;
+use super::ranges::check_ranges;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,8 +36,9 @@ pub fn to_ron_string(def: &SceneDef) -> Result<String, SceneError> {
 /// Writes `def` to `path`, atomically: the old file, if any, stays whole until the new
 /// one is completely on disk.
 ///
-/// A scene that [`super::parse`] would refuse (a NaN, a self-intersecting polygon) is not
-/// written: the error names the body, without a line (there is no text yet).
+/// A scene that [`super::parse`] would refuse (a NaN, a self-intersecting polygon, a
+/// body beyond the format's coordinates) is not written: the error names the body,
+/// without a line (there is no text yet).
 pub fn save(path: impl AsRef<Path>, def: &SceneDef) -> Result<(), SceneError> {
     let path = path.as_ref();
     let fail = |body: Option<usize>, problem| SceneError {
@@ -51,7 +53,9 @@ pub fn save(path: impl AsRef<Path>, def: &SceneDef) -> Result<(), SceneError> {
     if let Some(problem) = version_problem(def.version) {
         return Err(fail(None, problem));
     }
-    build_shapes(def).map_err(|e| fail(e.body, e.problem))?;
+    build_shapes(def)
+        .and_then(|_| check_ranges(def))
+        .map_err(|e| fail(e.body, e.problem))?;
     let text = to_ron_string(def).map_err(|e| fail(None, e.problem))?;
     write_atomically(path, text.as_bytes()).map_err(|e| {
         fail(
