@@ -109,15 +109,31 @@ pub fn parse(text: &str, source_name: &str) -> Result<Scene, SceneError> {
     let def: SceneDef = options.from_str(text).map_err(|e| {
         let start = e.span.start;
         let offset = locate::offset_of(text, start.line, start.col);
+        // A string that never closes is named by where it opens: RON reports where it
+        // gave up, with the string's first characters as what it "found".
+        let opening = matches!(e.code, ron::Error::ExpectedStringEnd)
+            .then(|| locate::unterminated_string(text))
+            .flatten();
+        let (offset, position, problem) = match opening {
+            Some(opening) => {
+                let position = position_of(text, opening);
+                let TextPosition { line, column } = position;
+                (opening, position, SceneProblem::UnterminatedString { line, column })
+            }
+            None => {
+                let position = TextPosition {
+                    line: start.line,
+                    column: start.col,
+                };
+                (
+                    offset,
+                    position,
+                    SceneProblem::from_ron(&e.code, token_at(text, offset)),
+                )
+            }
+        };
         let body = body_at(&locate::outline(text), offset);
-        error(
-            Some(TextPosition {
-                line: start.line,
-                column: start.col,
-            }),
-            body,
-            SceneProblem::from_ron(&e.code, token_at(text, offset)),
-        )
+        error(Some(position), body, problem)
     })?;
 
     // Pass 3: what the values mean, then whether they can be simulated.
