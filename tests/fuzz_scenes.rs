@@ -23,30 +23,14 @@ use collision_lab::scene::{self, Scene};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+mod common;
+use common::Rng;
+
 /// Cases per `cargo test`: about 2 s on two cores in the test profile (100,000 take
 /// 40 s).
 const DEFAULT_CASES: usize = 5000;
 /// Steps simulated per accepted scene.
 const STEPS: usize = 30;
-
-/// splitmix64: small, fast, and the same sequence on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// The shipped scenes small enough to step 30 times in a millisecond or so (the
 /// benchmark pyramids and rain are left out), with their text.
@@ -252,7 +236,7 @@ fn fail(context: &str, what: String) -> ! {
 
 /// Runs case `case`; a failed check panics with the case number and the scene text.
 fn run_case(case: usize, seed: u64, bases: &[(String, String)], tally: &Tally) {
-    let mut rng = Rng(seed ^ (case as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+    let mut rng = Rng::new(seed ^ (case as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
     let (base_name, base_text) = rng.pick(bases);
     let mut text = base_text.clone();
     for _ in 0..1 + rng.below(4) {

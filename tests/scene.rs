@@ -8,6 +8,9 @@ use collision_lab::scene::{
     self, BodyKind, SceneDef, SceneError, SceneProblem, ShapeDef, TextPosition, MAX_FILE_BYTES,
 };
 use proptest::prelude::*;
+
+mod common;
+use common::TempDir;
 use std::path::{Path, PathBuf};
 
 /// The minimal form from the format's specification, verbatim.
@@ -47,37 +50,6 @@ fn shipped_scenes() -> Vec<PathBuf> {
         .collect();
     paths.sort();
     paths
-}
-
-/// A fresh empty directory under the target directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("collision-lab-scene-{tag}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-    fn entries(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.0)
-            .expect("temp dir")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn parse_err(text: &str) -> SceneError {

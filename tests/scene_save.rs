@@ -5,46 +5,13 @@
 use collision_lab::scene::{self, SceneDef};
 use std::path::{Path, PathBuf};
 
+mod common;
+use common::TempDir;
+
 const SCENE: &str = "(version: 1, bodies: [(shape: Circle(radius: 0.5), position: (0.3, 0.7))])";
 
 fn def() -> SceneDef {
     scene::parse(SCENE, "s.ron").expect("loads").into_def()
-}
-
-/// A fresh empty directory under the system's temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("collision-lab-save-{tag}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-    fn entries(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.0)
-            .expect("temp dir")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(0o755));
-        }
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 #[cfg(unix)]
