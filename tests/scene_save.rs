@@ -66,6 +66,17 @@ fn regression_saving_through_a_symlink_replaced_the_link() {
     assert_eq!(mode(&target), 0o600);
     assert_eq!(dir.entries(), ["link.ron", "link2.ron", "real"]);
 
+    // A read-only target is refused, and the message names it.
+    set_mode(&target, 0o400);
+    let e = scene::save(&link, &def()).expect_err("read-only target");
+    assert!(e.to_string().contains("cannot save: the link's target "), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("real/scene.ron is read-only; it was left as it was"),
+        "{e}"
+    );
+    set_mode(&target, 0o600);
+
     // A dangling link creates its target.
     let dangling = dir.path().join("new.ron");
     std::os::unix::fs::symlink("real/new.ron", &dangling).expect("symlink");
@@ -92,7 +103,11 @@ fn regression_a_read_only_file_in_a_world_writable_dir_was_replaced() {
     std::fs::write(&path, "precious").expect("write");
     set_mode(&path, 0o444);
     let e = scene::save(&path, &def()).expect_err("read-only");
-    assert!(e.to_string().contains("is read-only; it was left as it was"), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("theirs.ron: cannot save: this is read-only; it was left as it was"),
+        "{e}"
+    );
     assert_eq!(std::fs::read_to_string(&path).expect("kept"), "precious");
     assert_eq!(dir.entries(), ["theirs.ron"]);
 }
@@ -148,11 +163,19 @@ fn regression_a_directory_or_missing_folder_gave_an_os_error() {
     std::fs::create_dir(&adir).expect("mkdir");
     let with_slash = PathBuf::from(format!("{}/", adir.display()));
     let e = scene::save(&with_slash, &def()).expect_err("a directory");
-    assert!(e.to_string().contains("adir/ is a directory; give a file name"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("adir/: cannot save: this is a directory; give a file name, such as"),
+        "{e}"
+    );
     let e = scene::save(&adir, &def()).expect_err("a directory");
-    assert!(e.to_string().contains("adir is a directory"), "{e}");
+    assert!(e.to_string().contains("adir: cannot save: this is a directory"), "{e}");
     let e = scene::save(dir.path().join("nofolder/"), &def()).expect_err("a folder name");
-    assert!(e.to_string().contains("nofolder/ ends with a slash"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("nofolder/: cannot save: the name ends with a slash"),
+        "{e}"
+    );
     let e = scene::save(dir.path().join("missing/s.ron"), &def()).expect_err("no folder");
     assert!(e.to_string().contains("the folder "), "{e}");
     assert!(e.to_string().contains("missing does not exist"), "{e}");

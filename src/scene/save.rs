@@ -88,12 +88,13 @@ pub fn save(path: impl AsRef<Path>, def: &SceneDef) -> Result<(), SceneError> {
 /// 250-byte file name saves; temporaries of ours left by a killed process are removed
 /// on the next save in that directory.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let path = &follow_links(path)?;
+    let given = path;
+    let path = &follow_links(given)?;
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let old = check_target(path, &dir)?;
+    let old = check_target(path, given, &dir)?;
     remove_stale_temporaries(&dir);
     let (temp_path, mut temp) = create_temp_file(&dir)?;
     let written = temp
@@ -127,23 +128,19 @@ fn follow_links(path: &Path) -> std::io::Result<PathBuf> {
     // name `adir`) and the rename would fail with "Not a directory".
     if path.as_os_str().to_string_lossy().ends_with(std::path::is_separator) {
         let what = if path.is_dir() {
-            "is a directory"
+            "this is a directory"
         } else {
-            "ends with a slash, which names a folder"
+            "the name ends with a slash, which names a folder"
         };
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
-            format!(
-                "{} {what}; give a file name, such as {}",
-                path.display(),
-                path.join("final.ron").display()
-            ),
+            format!("{what}; give a file name, such as {}", path.join("final.ron").display()),
         ));
     }
     if path.file_name().is_none() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
-            format!("{} has no file name", path.display()),
+            "the path has no file name",
         ));
     }
     let mut path = path.to_path_buf();
@@ -161,14 +158,14 @@ fn follow_links(path: &Path) -> std::io::Result<PathBuf> {
         }
     }
     Err(std::io::Error::other(format!(
-        "{}: more than {MAX_LINKS} symbolic links in a row (a loop?)",
-        path.display()
+        "more than {MAX_LINKS} symbolic links in a row (a loop?)"
     )))
 }
 
-/// Checks that `path` (links followed) can be replaced and that its folder `dir`
-/// exists; returns the old file's metadata, `None` when there is no old file.
-fn check_target(path: &Path, dir: &Path) -> std::io::Result<Option<std::fs::Metadata>> {
+/// Checks that `path` (links followed from `given`) can be replaced and that its folder
+/// `dir` exists; returns the old file's metadata, `None` when there is no old file.
+/// Messages follow the caller's file name: they say "this", or name the link's target.
+fn check_target(path: &Path, given: &Path, dir: &Path) -> std::io::Result<Option<std::fs::Metadata>> {
     use std::io::{Error, ErrorKind};
     let metadata = match std::fs::metadata(path) {
         Ok(metadata) => metadata,
@@ -188,12 +185,12 @@ fn check_target(path: &Path, dir: &Path) -> std::io::Result<Option<std::fs::Meta
         }
         Err(e) => return Err(e),
     };
-    let refuse = |why: &str| {
-        Err(Error::new(
-            ErrorKind::PermissionDenied,
-            format!("{} {why}", path.display()),
-        ))
+    let subject = if path == given {
+        "this".to_string()
+    } else {
+        format!("the link's target {}", path.display())
     };
+    let refuse = |why: &str| Err(Error::new(ErrorKind::PermissionDenied, format!("{subject} {why}")));
     if metadata.is_dir() {
         return refuse("is a directory; give a file name inside it");
     }
