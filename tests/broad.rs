@@ -8,6 +8,9 @@ use collision_lab::broad::{
 use collision_lab::math::Vec2;
 use proptest::prelude::*;
 
+mod common;
+use common::Rng;
+
 /// The oracle: every pair, tested directly; unusable boxes (NaN, inverted) are skipped.
 fn oracle(proxies: &[Proxy]) -> Vec<(u32, u32)> {
     let usable = |b: &Aabb| b.min.x <= b.max.x && b.min.y <= b.max.y;
@@ -26,33 +29,6 @@ fn oracle(proxies: &[Proxy]) -> Vec<(u32, u32)> {
 
 fn bx(x0: f32, y0: f32, x1: f32, y1: f32) -> Aabb {
     Aabb::new(Vec2::new(x0, y0), Vec2::new(x1, y1))
-}
-
-/// A small deterministic generator for the step-by-step evolution of a scene.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    /// Values on a 1/8 m lattice, so that exact touching happens often.
-    fn lattice(&mut self, lo: f32, hi: f32) -> f32 {
-        (self.range(lo, hi) * 8.0).round() / 8.0
-    }
 }
 
 /// A body of the test scene: its box and whether it is static.
@@ -182,7 +158,7 @@ proptest! {
         scrambled_ids in any::<bool>(),
         fixed_cell in prop::option::of(0.1f32..3.0),
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mut bodies = vec![ground()];
         for _ in 0..initial {
             let b = new_body(&mut rng, &bodies);
@@ -325,7 +301,7 @@ fn spatial_hash_puts_a_huge_ground_in_the_oversized_list() {
 
 #[test]
 fn tree_stays_valid_through_many_updates() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut tree = DynamicTree::new(0.1);
     let mut live = Vec::new();
     let mut reinserts = 0;
@@ -430,5 +406,50 @@ fn sap_pairs_boxes_at_infinity_sorted_among_unusable_ones() {
     for kind in BroadPhaseKind::ALL {
         BroadPhase::new(kind).update(&proxies, &mut out);
         assert_eq!(out, [(0, 2)], "{kind}");
+    }
+}
+
+/// A circle of radius 2e9 m beside two small circles (the fuzzed scene's boxes): its box
+/// spans 2^32 cells on each axis, whose product overflowed to 0 and sent it into the
+/// grid, which tried to fill every cell and aborted on a 4 GB allocation.
+#[test]
+fn spatial_hash_body_spanning_billions_of_cells_goes_to_the_oversized_list() {
+    let proxies = [
+        Proxy::new(0, bx(-2.0e9, -2.0e9, 2.0e9, 2.0e9), false),
+        Proxy::new(1, bx(-0.5, -0.5, 0.5, 0.5), false),
+        Proxy::new(2, bx(0.75, -0.5, 1.75, 0.5), false),
+    ];
+    let mut hash = SpatialHash::default();
+    let mut out = Vec::new();
+    let stats = hash.update(&proxies, &mut out);
+    assert_eq!(hash.oversized(), [0]);
+    assert!(stats.cell_entries <= 8, "{} entries", stats.cell_entries);
+    assert_eq!(out, oracle(&proxies));
+    assert_eq!(out, [(0, 1), (0, 2)]);
+
+    // Through the switching broad phase too, against brute force, with every shape of
+    // huge box: one axis saturated, both, both infinite, and a tiny fixed cell size that
+    // makes ordinary boxes span millions of cells.
+    let mut more = proxies.to_vec();
+    more.push(Proxy::new(3, bx(-3.0e9, 0.0, 3.0e9, 0.25), false));
+    more.push(Proxy::new(
+        4,
+        bx(f32::NEG_INFINITY, f32::NEG_INFINITY, f32::INFINITY, f32::INFINITY),
+        true,
+    ));
+    for cell in [None, Some(1.0e-6)] {
+        let config = BroadPhaseConfig {
+            hash_cell_size: cell,
+            hash_oversize_cells: u32::MAX,
+            ..BroadPhaseConfig::default()
+        };
+        let mut hash = BroadPhase::with_config(BroadPhaseKind::SpatialHash, config);
+        let mut brute = BroadPhase::new(BroadPhaseKind::BruteForce);
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        let stats = hash.update(&more, &mut got);
+        brute.update(&more, &mut want);
+        assert_eq!(got, want, "cell size {cell:?}");
+        let cap = collision_lab::broad::MAX_OVERSIZE_CELLS as usize;
+        assert!(stats.cell_entries <= more.len() * cap, "{} entries", stats.cell_entries);
     }
 }

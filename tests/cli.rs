@@ -266,3 +266,51 @@ fn exact_column_shows_where_seed_000_is_wrong_and_the_decompositions_are_not() {
         }
     }
 }
+
+/// `contacts --exact` printed `"intersect":true,"depth":null` for two squares that
+/// overlap by less than the exact depth search's tolerance (1e-6 m here): the overlap
+/// area said yes, the depth search found nothing.
+#[test]
+fn regression_exact_said_intersect_true_with_depth_null() {
+    let path = temp_file(
+        "thin.ron",
+        "(version: 1, gravity: (0.0, 0.0), bodies: [\n\
+         (shape: Polygon(points: [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)])),\n\
+         (shape: Polygon(points: [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]), position: (0.999999, 0.0)),\n\
+         (shape: Polygon(points: [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]), position: (0.5, 0.5)),\n\
+         (shape: Polygon(points: [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]), position: (5.0, 0.0)),\n\
+         ])\n",
+    );
+    for alg in ["NonConvexSat", "SatDecomposed", "GjkEpa"] {
+        let lines = json_lines(&path, &["--exact", "--all-pairs", "--algorithm", alg]);
+        assert_eq!(lines.len(), 6);
+        let mut thin = 0;
+        for (line, value) in &lines {
+            let exact = &value["exact"];
+            let intersect = exact["intersect"].as_bool().expect("intersect");
+            assert_eq!(intersect, exact["depth"].is_number(), "{line}");
+            if let Some(depth) = exact["depth"].as_f64() {
+                assert!(depth >= 0.0, "{line}");
+                thin += usize::from(depth < 1e-5);
+            }
+        }
+        assert!(thin >= 1, "the thin overlap is there: {lines:?}");
+    }
+}
+
+/// An unterminated string said `expected a string, found "A`.
+#[test]
+fn regression_unterminated_string_was_called_a_missing_string() {
+    let path = temp_file(
+        "open.ron",
+        "(version: 1, bodies: [\n    (shape: Circle(radius: 0.5)),\n    (name: \"A, shape: Circle(radius: 0.5)),\n])\n",
+    );
+    let o = run(&["contacts", path.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let expected = format!(
+        "error: {}:3:12: body 1: unterminated string starting at line 3, column 12",
+        path.display()
+    );
+    assert!(err.contains(&expected), "{err}");
+}

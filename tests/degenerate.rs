@@ -4,6 +4,7 @@ mod common;
 
 use collision_lab::geometry::{Circle, Polygon, Segment, Shape};
 use collision_lab::math::{Pose, Vec2};
+use collision_lab::narrow::exact::polygons_overlap;
 use collision_lab::narrow::{collide, trace::Trace, Algorithm, NarrowConfig};
 use common::*;
 use proptest::prelude::*;
@@ -122,5 +123,127 @@ proptest! {
         // Slide B along a ray until its box just touches A's: grazing configurations.
         let pb = Pose::new(Vec2::from_angle(angle) * (0.5 + 2.0 * t), angle * 0.5);
         all(&a, &Pose::IDENTITY, &b, &pb);
+    }
+}
+
+/// The degenerate configurations of one pair, built from a convex polygon A.
+#[derive(Clone, Copy, Debug)]
+enum Layout {
+    /// B is A at the same pose.
+    Identical,
+    /// B is A shrunk by `scale` about A's centroid: concentric and nested.
+    Nested { scale: f32 },
+    /// B is A moved right by exactly A's width: touching at a vertex or an edge.
+    Touching,
+    /// B is a rectangle `width` thin and longer than A, through A's centroid at `angle`.
+    Sliver { width: f32, angle: f32 },
+    /// B is A moved by three times its radius along `angle`: clearly apart.
+    Apart { angle: f32 },
+}
+
+fn layout() -> impl Strategy<Value = Layout> {
+    prop_oneof![
+        Just(Layout::Identical),
+        (0.05f32..0.6).prop_map(|scale| Layout::Nested { scale }),
+        Just(Layout::Touching),
+        (1e-3f32..1e-2, -3.2f32..3.2).prop_map(|(width, angle)| Layout::Sliver { width, angle }),
+        (-3.2f32..3.2).prop_map(|angle| Layout::Apart { angle }),
+    ]
+}
+
+/// A's points, and B's points in the same frame, and whether they overlap when that
+/// is certain (`None` for touching).
+fn build_layout(a: &[Vec2], layout: Layout) -> (Vec<Vec2>, Option<bool>) {
+    let centroid = a.iter().copied().sum::<Vec2>() / a.len() as f32;
+    let radius = a.iter().map(|p| p.distance(centroid)).fold(0.0, f32::max);
+    match layout {
+        Layout::Identical => (a.to_vec(), Some(true)),
+        Layout::Nested { scale } => (
+            a.iter().map(|&p| centroid + (p - centroid) * scale).collect(),
+            Some(true),
+        ),
+        Layout::Touching => {
+            let (lo, hi) = a.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+                (lo.min(p.x), hi.max(p.x))
+            });
+            (a.iter().map(|&p| p + Vec2::new(hi - lo, 0.0)).collect(), None)
+        }
+        Layout::Sliver { width, angle } => {
+            let (u, n) = (
+                Vec2::from_angle(angle) * 2.0 * radius,
+                Vec2::from_angle(angle).perp() * 0.5 * width,
+            );
+            (
+                vec![centroid - u - n, centroid + u - n, centroid + u + n, centroid - u + n],
+                Some(true),
+            )
+        }
+        Layout::Apart { angle } => {
+            let d = Vec2::from_angle(angle) * 3.0 * radius;
+            (a.iter().map(|&p| p + d).collect(), Some(false))
+        }
+    }
+}
+
+/// One degenerate pair through `algorithm`, at `size` (metres per unit of A) and moved
+/// `far` metres away: no panic, nothing non-finite, and where the answer is certain
+/// and f32 can still tell (the move leaves the shapes more than a few ulps across), the
+/// algorithm and the exact oracle both give it.
+fn check_degenerate(algorithm: Algorithm, a_points: &[Vec2], layout: Layout, size: f32, far: f32, angle: f32) {
+    let (b_points, expected) = build_layout(a_points, layout);
+    let scaled = |pts: &[Vec2]| pts.iter().map(|&p| p * size).collect::<Vec<_>>();
+    let (Ok(a), Ok(b)) = (Polygon::new(&scaled(a_points)), Polygon::new(&scaled(&b_points))) else {
+        return; // a hull the polygon builder calls degenerate: covered by its own tests
+    };
+    let (a, b) = (Shape::Polygon(a), Shape::Polygon(b));
+    let pose = Pose::new(Vec2::new(far, -far), angle);
+    let c = collide(&a, &pose, &b, &pose, algorithm, &NarrowConfig::default(), None);
+    assert!(
+        c.depth.is_finite() && c.mtv.is_finite() && c.normal.is_finite(),
+        "{algorithm} {layout:?}: {c:?}"
+    );
+    if c.intersect {
+        assert!(
+            c.depth >= 0.0 && (c.normal.length() - 1.0).abs() < 1e-3,
+            "{algorithm} {layout:?}: {c:?}"
+        );
+    }
+    let resolvable = far.abs() * f32::EPSILON * 64.0 < 0.05 * size;
+    if let (Some(expected), true) = (expected, resolvable) {
+        let exact = polygons_overlap(&a, &pose, &b, &pose);
+        assert_eq!(exact, expected, "oracle, {layout:?} at size {size}, {far} m away");
+        assert_eq!(
+            c.intersect, expected,
+            "{algorithm}, {layout:?} at size {size}, {far} m away: {c:?}"
+        );
+    }
+}
+
+fn degenerate_case() -> impl Strategy<Value = (Vec<Vec2>, Layout, f32, f32, f32)> {
+    (
+        convex_points(1.0),
+        layout(),
+        prop::sample::select(vec![1e-3f32, 1.0, 1e3]),
+        prop::sample::select(vec![0.0f32, 37.5, 1e4, 1e5]),
+        -3.2f32..3.2,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn degenerate_pairs_non_convex_sat((a, layout, size, far, angle) in degenerate_case()) {
+        check_degenerate(Algorithm::NonConvexSat, &a, layout, size, far, angle);
+    }
+
+    #[test]
+    fn degenerate_pairs_sat_decomposed((a, layout, size, far, angle) in degenerate_case()) {
+        check_degenerate(Algorithm::SatDecomposed, &a, layout, size, far, angle);
+    }
+
+    #[test]
+    fn degenerate_pairs_gjk_epa((a, layout, size, far, angle) in degenerate_case()) {
+        check_degenerate(Algorithm::GjkEpa, &a, layout, size, far, angle);
     }
 }

@@ -348,3 +348,100 @@ fn run_has_help() {
         assert!(text.contains(option), "{option} missing from:\n{text}");
     }
 }
+
+/// `run --save-final` over a lesson scene dropped its `lesson` block.
+#[test]
+fn regression_save_final_dropped_the_lesson_block() {
+    let dir = temp_dir("lesson");
+    let out = dir.join("lesson.ron");
+    let out_str = out.to_str().expect("utf-8 path");
+    run_json(&[
+        "scenes/lessons/02_sat_mtv.ron",
+        "--steps",
+        "10",
+        "--save-final",
+        out_str,
+    ]);
+    let loaded = collision_lab::scene::load("scenes/lessons/02_sat_mtv.ron").expect("loads");
+    let saved = collision_lab::scene::load(&out).unwrap_or_else(|e| panic!("{e}"));
+    assert!(loaded.def().lesson.is_some());
+    assert_eq!(saved.def().lesson, loaded.def().lesson);
+    // Saving the saved scene over itself keeps it again.
+    run_json(&[out_str, "--steps", "10", "--save-final", out_str]);
+    let again = collision_lab::scene::load(&out).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again.def().lesson, loaded.def().lesson);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A static body saved after a run moved from (0.3, 0.7) to (0.3, 0.70000005): the
+/// world keeps the centre of mass, and the origin recomputed from it rounds.
+#[test]
+fn regression_a_static_body_moved_from_0_7_to_0_70000005_when_saved() {
+    let dir = temp_dir("static");
+    let scene = dir.join("scene.ron");
+    std::fs::write(
+        &scene,
+        "(version: 1, bodies: [\n\
+         (name: \"ledge\", kind: Static, shape: Polygon(points: [(0.1, 0.1), (2.3, 0.1), (2.3, 0.45), (0.1, 0.45)]), position: (0.3, 0.7), angle: 0.3),\n\
+         (name: \"far\", kind: Static, shape: Polygon(points: [(9000.0, 0.0), (9001.0, 0.0), (9001.0, 1.0)]), position: (-9000.3, 0.7)),\n\
+         (shape: Circle(radius: 0.25), position: (1.0, 3.0)),\n\
+         ])\n",
+    )
+    .expect("write");
+    let out = dir.join("final.ron");
+    run_json(&[
+        scene.to_str().expect("utf-8 path"),
+        "--steps",
+        "60",
+        "--save-final",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    let loaded = collision_lab::scene::load(&scene).expect("loads");
+    let saved = collision_lab::scene::load(&out).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(saved.def().bodies[0], loaded.def().bodies[0]);
+    assert_eq!(saved.def().bodies[1], loaded.def().bodies[1]);
+    // The ball fell: it is saved where the world has it.
+    assert_ne!(saved.def().bodies[2].position, loaded.def().bodies[2].position);
+    let text = std::fs::read_to_string(&out).expect("saved");
+    assert!(text.contains("position: (0.3, 0.7)"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// When the save failed the run's results were not printed at all.
+#[test]
+fn regression_a_failed_save_hid_the_results() {
+    let dir = temp_dir("failed-save");
+    let o = run(&[
+        "run",
+        "scenes/minimal.ron",
+        "--steps",
+        "5",
+        "--json",
+        "--save-final",
+        &format!("{}/missing/final.ron", dir.display()),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("the results, as JSON");
+    assert_eq!(json["steps"], 5);
+    let err = stderr(&o);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("cannot save: the folder"), "{err}");
+    assert!(err.contains("missing does not exist"), "{err}");
+
+    let o = run(&[
+        "run",
+        "scenes/minimal.ron",
+        "--steps",
+        "5",
+        "--save-final",
+        &format!("{}/", dir.display()),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("final state hash"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("is a directory; give a file name"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -29,7 +29,9 @@
 //! is not inserted; it goes to a list tested against every box. A ground of 1 km at
 //! 0.5 m cells would otherwise fill thousands of cells every step, and a box with an
 //! infinite side infinitely many. An oversized box costs N tests, about what its cells
-//! would cost once it covers more than a few dozen.
+//! would cost once it covers more than a few dozen. The setting is clamped to
+//! [`MAX_OVERSIZE_CELLS`], so no box ever fills more than 4096 cells and the grid's
+//! memory stays proportional to the number of boxes.
 
 use super::pairs::{finish_pairs, is_usable, push_pair};
 use super::{BroadPhaseKind, BroadPhaseStats, Proxy};
@@ -39,6 +41,12 @@ use crate::math::Vec2;
 /// Default for [`SpatialHash::set_oversize_cells`]: boxes covering more cells go to the
 /// oversized list.
 pub const DEFAULT_OVERSIZE_CELLS: u32 = 64;
+
+/// The most cells one box may fill, whatever [`SpatialHash::set_oversize_cells`] asks
+/// (a 64 × 64 block). It bounds the grid's memory at 16 bytes × 4096 per box: without
+/// it a setting of `u32::MAX` would let one box fill gigabytes. A box past it costs N
+/// box tests in the oversized list, which beats sorting thousands of entries anyway.
+pub const MAX_OVERSIZE_CELLS: u32 = 4096;
 
 /// Cell size used when the boxes give no usable size (all points, or none) (metres).
 const FALLBACK_CELL_SIZE: f32 = 1.0;
@@ -111,9 +119,10 @@ impl SpatialHash {
         self.cell_size_setting = cell_size.filter(|s| s.is_finite() && *s > 0.0);
     }
 
-    /// Boxes covering more than `cells` cells go to the oversized list (at least 1).
+    /// Boxes covering more than `cells` cells go to the oversized list; clamped to
+    /// `1..=`[`MAX_OVERSIZE_CELLS`].
     pub fn set_oversize_cells(&mut self, cells: u32) {
-        self.oversize_cells = cells.max(1);
+        self.oversize_cells = cells.clamp(1, MAX_OVERSIZE_CELLS);
     }
 
     /// The cell size of the last update (metres).
@@ -164,9 +173,7 @@ impl SpatialHash {
                 continue;
             }
             let (lo, hi) = (cell_of(p.aabb.min, inv_cell), cell_of(p.aabb.max, inv_cell));
-            // i64: a span of saturated i32 cells overflows i32.
-            let covered = (hi.0 as i64 - lo.0 as i64 + 1) * (hi.1 as i64 - lo.1 as i64 + 1);
-            if covered > self.oversize_cells as i64 {
+            if covers_more_than(lo, hi, self.oversize_cells) {
                 self.oversized.push(slot as u32);
                 self.is_oversized[slot] = true;
                 continue;
@@ -264,6 +271,21 @@ impl SpatialHash {
         // meaningless anyway.
         median.max(1e-6)
     }
+}
+
+/// True when the cells `lo..=hi` (inclusive on both axes) are more than `limit`.
+///
+/// Each side is compared alone before the product: a box spanning the saturated range
+/// on both axes covers 2^32 × 2^32 cells, a product that overflows even `i64` (it
+/// wrapped to 0 and sent a 2e9 m circle into the grid to fill every cell, an abort on a
+/// 4 GB allocation). With both sides at most `limit` ≤ `u32::MAX`, the product fits a
+/// `u64`.
+#[inline]
+fn covers_more_than(lo: (i32, i32), hi: (i32, i32), limit: u32) -> bool {
+    let side = |lo: i32, hi: i32| (i64::from(hi) - i64::from(lo) + 1).max(0) as u64;
+    let (w, h) = (side(lo.0, hi.0), side(lo.1, hi.1));
+    let limit = u64::from(limit);
+    w > limit || h > limit || w * h > limit
 }
 
 /// The cell holding `point`. `as` saturates, so points beyond ±2^31 cells land in the

@@ -7,7 +7,7 @@ use clap::Args;
 use collision_lab::broad::BroadPhaseKind;
 use collision_lab::dynamics::{DisagreementKind, RaceReport, StepReport, World, WorldSettings};
 use collision_lab::narrow::{Algorithm, Work};
-use collision_lab::scene::{self, ResolutionDef};
+use collision_lab::scene::{self, ResolutionDef, SceneDef};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -50,7 +50,8 @@ pub struct RunArgs {
     /// their time and disagreements with the chosen one (the simulation is unchanged)
     #[arg(long)]
     race: bool,
-    /// Write the final state as a scene file (replaced atomically)
+    /// Write the final state as a scene file (replaced atomically; the scene's lesson
+    /// block and the bodies that did not move are kept as loaded)
     #[arg(long, value_name = "OUT.ron")]
     save_final: Option<PathBuf>,
     /// Print one JSON object instead of a table
@@ -83,9 +84,12 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         let report = world.step(dt);
         summary.add(&report);
     }
-    if let Some(path) = &args.save_final {
-        scene::save(path, &world.to_scene_def())?;
-    }
+    // Saved before the results are printed (a closed stdout must not lose the save), and
+    // its error returned after them: the run's numbers are worth having either way.
+    let saved = match &args.save_final {
+        Some(path) => scene::save(path, &final_scene(&scene, &world, settings)),
+        None => Ok(()),
+    };
     let result = RunJson::new(args, &summary, &world, scene.len(), settings_def.rate, dt);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
@@ -96,7 +100,44 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         write_table(&mut out, &result)?;
     }
     out.flush()?;
-    Ok(())
+    saved.map_err(CliError::from)
+}
+
+/// The scene `--save-final` writes: the world's state, plus what the world does not
+/// carry.
+///
+/// - A body whose state is still, bit for bit, the state its definition builds (a static
+///   body, a body that never moved) is written as it was loaded. The world keeps a body
+///   by its centre of mass, and turning that back into the origin's position rounds in
+///   f32: 0.7 came back as 0.70000005, and 0.3 as 0.3125 for a polygon drawn 1e6 m from
+///   its origin.
+/// - The loaded scene's lesson block is kept, its body numbers following the bodies
+///   the world removed; if a body it names was removed, it is left out with a note on
+///   stderr.
+fn final_scene(scene: &scene::Scene, world: &World, settings: WorldSettings) -> SceneDef {
+    let start = World::from_scene_with(scene, settings);
+    let loaded = scene.def();
+    let mut def = world.to_scene_def();
+    // `from_scene_with` puts body i in slot i, and `run` inserts nothing: a body's slot
+    // is its index in the loaded file.
+    let mut new_index = vec![None; loaded.bodies.len()];
+    for (k, ((handle, body), saved)) in world.bodies().iter().zip(&mut def.bodies).enumerate() {
+        let index = handle.index as usize;
+        if let Some(slot) = new_index.get_mut(index) {
+            *slot = Some(k);
+        }
+        let unmoved = start.body(handle).is_some_and(|b| b.to_def() == body.to_def());
+        if let (true, Some(as_loaded)) = (unmoved, loaded.bodies.get(index)) {
+            *saved = as_loaded.clone();
+        }
+    }
+    if let Some(lesson) = &loaded.lesson {
+        def.lesson = lesson.renumbered(|i| new_index.get(i).copied().flatten());
+        if def.lesson.is_none() {
+            eprintln!("note: the saved scene has no lesson block: a body the lesson studies left the world");
+        }
+    }
+    def
 }
 
 /// Everything kept from the steps: each phase's time per step (for the median), and

@@ -37,17 +37,7 @@ pub(crate) fn build_shapes(def: &SceneDef) -> Result<Vec<Shape>, BuildError> {
         .bodies
         .iter()
         .enumerate()
-        .map(|(index, body)| {
-            build_body(body).map_err(|(sub_path, problem)| {
-                let mut path = vec![Step::Field("bodies"), Step::Index(index)];
-                path.extend(sub_path);
-                BuildError {
-                    body: Some(index),
-                    path,
-                    problem,
-                }
-            })
-        })
+        .map(|(index, body)| build_body(body).map_err(|(sub_path, problem)| at_body(index, sub_path, problem)))
         .collect::<Result<Vec<Shape>, BuildError>>()?;
     if let Some(lesson) = &def.lesson {
         check_lesson(lesson, def).map_err(|(sub_path, problem)| {
@@ -61,6 +51,17 @@ pub(crate) fn build_shapes(def: &SceneDef) -> Result<Vec<Shape>, BuildError> {
         })?;
     }
     Ok(shapes)
+}
+
+/// The error for `problem` at `sub_path` inside body `index`.
+pub(super) fn at_body(index: usize, sub_path: Vec<Step<'static>>, problem: SceneProblem) -> BuildError {
+    let mut path = vec![Step::Field("bodies"), Step::Index(index)];
+    path.extend(sub_path);
+    BuildError {
+        body: Some(index),
+        path,
+        problem,
+    }
 }
 
 /// Checks a lesson block against the scene's bodies; the error's path is relative to
@@ -200,7 +201,7 @@ fn check_settings(settings: &SettingsDef) -> Result<(), (&'static str, SceneProb
     Ok(())
 }
 
-type BodyResult<T> = Result<T, (Vec<Step<'static>>, SceneProblem)>;
+pub(super) type BodyResult<T> = Result<T, (Vec<Step<'static>>, SceneProblem)>;
 
 /// Checks one body's numbers and builds its shape.
 fn build_body(body: &BodyDef) -> BodyResult<Shape> {
@@ -262,7 +263,7 @@ fn check_finite(field: &'static str, value: f32) -> Result<(), SceneProblem> {
     check_rule(field, value, "finite", f32::is_finite)
 }
 
-fn check_rule(
+pub(super) fn check_rule(
     field: &'static str,
     value: f32,
     rule: &'static str,

@@ -35,7 +35,8 @@ pub struct SceneDef {
     /// Format version; must be [`FORMAT_VERSION`]. Required, so that a file always says
     /// which rules it follows.
     pub version: u32,
-    /// Acceleration of gravity (m/s², world frame). Default (0, −9.81).
+    /// Acceleration of gravity (m/s², world frame), at most [`MAX_GRAVITY`] long.
+    /// Default (0, −9.81).
     #[serde(default = "default_gravity")]
     pub gravity: Point,
     /// Simulation and detection settings. Default: all settings at their defaults.
@@ -77,6 +78,40 @@ pub const RATE_RANGE_HZ: std::ops::RangeInclusive<f32> = 1.0..=1000.0;
 pub const SUBSTEPS_RANGE: std::ops::RangeInclusive<u32> = 1..=64;
 /// Allowed velocity iterations per substep: past 100 a stack converges no further.
 pub const VELOCITY_ITERATIONS_RANGE: std::ops::RangeInclusive<u32> = 1..=100;
+
+/// Allowed areal density (kg/m²). 1e-3 is a sheet of foam, 1e6 some 40 m of osmium;
+/// between them lie nine orders of magnitude, already more mass ratio than an f32 solver
+/// resolves (a light body's impulse is lost in the rounding of a heavy one's). Outside
+/// it the mass and inertia products overflow or underflow: a density of 1e36 made a box
+/// fall through the ground, and 1e-45 (a subnormal) gave an infinite inverse mass.
+pub const DENSITY_RANGE: std::ops::RangeInclusive<f32> = 1.0e-3..=1.0e6;
+/// Allowed Coulomb friction coefficient. Measured pairs stay below about 2 (rubber on
+/// dry concrete is near 1); at 10 a contact already never slides, and products of
+/// friction and impulse stay far from overflow (2e19 once made the solver panic).
+pub const FRICTION_RANGE: std::ops::RangeInclusive<f32> = 0.0..=10.0;
+/// Allowed restitution: 0 (no bounce) to 1 (elastic); above 1 a contact creates energy.
+pub const RESTITUTION_RANGE: std::ops::RangeInclusive<f32> = 0.0..=1.0;
+/// Largest gravity (m/s², length of the vector): about 100 g. At the default 60 Hz a
+/// body then falls 0.28 m in one step, still a fraction of a box; at (0, −1e6) it fell
+/// 280 m per step and nothing could hold it.
+pub const MAX_GRAVITY: f32 = 1.0e3;
+/// Largest coordinate of a body's position (m, each axis). An f32 resolves 1e5 m to
+/// 8 mm, about the solver's 5 mm contact slop; farther out a resting contact cannot be
+/// represented and bodies jitter through each other.
+pub const MAX_COORDINATE: f32 = 1.0e5;
+/// Largest coordinate of a shape's points in its body's frame (m, each axis): a shape
+/// is described around its body's origin. A vertex 1e6 m from it loses 6 cm to the
+/// centre-of-mass transform on every save, and the shape's size is bounded with it.
+pub const MAX_LOCAL_COORDINATE: f32 = 1.0e4;
+/// Smallest shape (m): a circle's radius, a polygon's or segment's longest side of its
+/// bounding box. Below a millimetre a shape is smaller than the 5 mm contact slop and
+/// its inertia (∝ size⁴) underflows towards the subnormals.
+pub const MIN_SHAPE_SIZE: f32 = 1.0e-3;
+/// Largest speed of a body's origin (m/s, each axis): ten times a rifle bullet, 167 m per
+/// step at 60 Hz. Faster, a body leaves the allowed coordinates within a second.
+pub const MAX_SPEED: f32 = 1.0e4;
+/// Largest angular velocity (rad/s): about 1600 turns per second.
+pub const MAX_ANGULAR_SPEED: f32 = 1.0e4;
 
 /// Settings that apply to the whole scene: how it is simulated and which algorithms
 /// detect and resolve its contacts.
@@ -227,25 +262,28 @@ pub struct BodyDef {
     pub kind: BodyKind,
     /// The shape, in the body's local frame. Required.
     pub shape: ShapeDef,
-    /// Where the body's local origin sits in the world (m). Default (0, 0).
+    /// Where the body's local origin sits in the world (m), within ±[`MAX_COORDINATE`].
+    /// Default (0, 0).
     #[serde(default)]
     pub position: Point,
     /// Rotation of the local frame (radians, counter-clockwise). Default 0.
     #[serde(default)]
     pub angle: f32,
-    /// Initial velocity of the local origin (m/s, world frame). Default (0, 0).
+    /// Initial velocity of the local origin (m/s, world frame), within ±[`MAX_SPEED`].
+    /// Default (0, 0).
     #[serde(default)]
     pub linear_velocity: Point,
-    /// Initial angular velocity (rad/s, counter-clockwise). Default 0.
+    /// Initial angular velocity (rad/s, counter-clockwise), within
+    /// ±[`MAX_ANGULAR_SPEED`]. Default 0.
     #[serde(default)]
     pub angular_velocity: f32,
-    /// Areal density (kg/m²); must be positive. Default 1.0.
+    /// Areal density (kg/m²), in [`DENSITY_RANGE`]. Default 1.0.
     #[serde(default = "default_density")]
     pub density: f32,
-    /// Coulomb friction coefficient; must be ≥ 0. Default 0.6.
+    /// Coulomb friction coefficient, in [`FRICTION_RANGE`]. Default 0.6.
     #[serde(default = "default_friction")]
     pub friction: f32,
-    /// Restitution in [0, 1]. Default 0.0.
+    /// Restitution, in [`RESTITUTION_RANGE`]. Default 0.0.
     #[serde(default = "default_restitution")]
     pub restitution: f32,
 }
@@ -279,7 +317,7 @@ impl BodyDef {
 pub enum ShapeDef {
     /// A circle centred on the body's origin.
     Circle {
-        /// Radius (m); must be positive and finite.
+        /// Radius (m), from [`MIN_SHAPE_SIZE`] to [`MAX_LOCAL_COORDINATE`].
         radius: f32,
     },
     /// A simple polygon, convex or not, in either orientation (it is made

@@ -62,6 +62,13 @@ pub enum SceneProblem {
         /// What the RON parser expected or found.
         message: String,
     },
+    /// A string literal with no closing quote: it runs to the end of the file.
+    UnterminatedString {
+        /// Line of its opening quote, from 1.
+        line: usize,
+        /// Column of its opening quote, in characters from 1.
+        column: usize,
+    },
     /// A field that the format does not have (often a typo).
     UnknownField {
         /// The field as written.
@@ -159,6 +166,9 @@ impl fmt::Display for SceneProblem {
             ),
             SceneProblem::NotUtf8 => f.write_str("the file is not UTF-8 text"),
             SceneProblem::Syntax { message } => write!(f, "syntax error: {message}"),
+            SceneProblem::UnterminatedString { line, column } => {
+                write!(f, "unterminated string starting at line {line}, column {column}")
+            }
             SceneProblem::UnknownField { field, expected } => {
                 write!(f, "unknown field `{field}`")?;
                 write_expected(f, expected)

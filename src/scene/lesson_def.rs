@@ -84,6 +84,20 @@ impl LessonDef {
         }
         all
     }
+
+    /// The same lesson over a scene whose bodies were renumbered: `new_index(i)` is the
+    /// new index of old body `i`, `None` when it is gone. `None` when a body the lesson
+    /// names (its pair or a preset's) is gone: the lesson cannot be kept then.
+    pub fn renumbered(&self, new_index: impl Fn(usize) -> Option<usize>) -> Option<LessonDef> {
+        let mut lesson = self.clone();
+        lesson.pair = (new_index(self.pair.0)?, new_index(self.pair.1)?);
+        for preset in &mut lesson.presets {
+            for over in &mut preset.bodies {
+                over.body = new_index(over.body)?;
+            }
+        }
+        Some(lesson)
+    }
 }
 
 /// A named variant of a lesson: some bodies posed differently, or with other vertices.

@@ -4,13 +4,14 @@
 //! 1. the version alone (a newer file must say "newer", not "unknown field");
 //! 2. RON into the definition types (RON's error positions; the body is found from the
 //!    position with [`locate`](super::locate));
-//! 3. the values' meaning ([`build_shapes`]); the offending value is found by path in the
-//!    text's outline.
+//! 3. the values' meaning ([`build_shapes`]) and their ranges (`ranges.rs`); the
+//!    offending value is found by path in the text's outline.
 
 use super::build::{build_shapes, BuildError};
 use super::def::{SceneDef, FORMAT_VERSION};
 use super::error::{BodyRef, SceneError, SceneProblem, TextPosition};
 use super::locate::{self, Node, Step};
+use super::ranges::check_ranges;
 use super::{Scene, MAX_FILE_BYTES};
 use serde::Deserialize;
 use std::io::Read;
@@ -108,19 +109,35 @@ pub fn parse(text: &str, source_name: &str) -> Result<Scene, SceneError> {
     let def: SceneDef = options.from_str(text).map_err(|e| {
         let start = e.span.start;
         let offset = locate::offset_of(text, start.line, start.col);
+        // A string that never closes is named by where it opens: RON reports where it
+        // gave up, with the string's first characters as what it "found".
+        let opening = matches!(e.code, ron::Error::ExpectedStringEnd)
+            .then(|| locate::unterminated_string(text))
+            .flatten();
+        let (offset, position, problem) = match opening {
+            Some(opening) => {
+                let position = position_of(text, opening);
+                let TextPosition { line, column } = position;
+                (opening, position, SceneProblem::UnterminatedString { line, column })
+            }
+            None => {
+                let position = TextPosition {
+                    line: start.line,
+                    column: start.col,
+                };
+                (
+                    offset,
+                    position,
+                    SceneProblem::from_ron(&e.code, token_at(text, offset)),
+                )
+            }
+        };
         let body = body_at(&locate::outline(text), offset);
-        error(
-            Some(TextPosition {
-                line: start.line,
-                column: start.col,
-            }),
-            body,
-            SceneProblem::from_ron(&e.code, token_at(text, offset)),
-        )
+        error(Some(position), body, problem)
     })?;
 
-    // Pass 3: what the values mean.
-    match build_shapes(&def) {
+    // Pass 3: what the values mean, then whether they can be simulated.
+    match build_shapes(&def).and_then(|shapes| check_ranges(&def).map(|()| shapes)) {
         Ok(shapes) => Ok(Scene { def, shapes }),
         Err(BuildError { body, path, problem }) => {
             let root = locate::outline(text);

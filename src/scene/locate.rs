@@ -96,6 +96,44 @@ pub(crate) fn outline(text: &str) -> Node {
     scanner.value(0)
 }
 
+/// Where the string literal that runs to the end of `text` starts (its opening quote,
+/// or the `r`/`b` before it), if there is one. RON only says "expected end of string",
+/// at the point where it gave up (an escape in the middle of the string, say); this
+/// lexes the text from the start, past comments, character literals and closed
+/// strings, to the string that never closes.
+pub(crate) fn unterminated_string(text: &str) -> Option<usize> {
+    let mut scanner = Scanner {
+        bytes: text.as_bytes(),
+        pos: 0,
+        stopped: false,
+    };
+    loop {
+        scanner.skip_trivia();
+        if scanner.stopped {
+            return None; // an unclosed block comment
+        }
+        let start = scanner.pos;
+        match (scanner.peek()?, scanner.peek_at(1)) {
+            (b'"', _) => {
+                let _ = scanner.string_literal();
+            }
+            (b'b', Some(b'"')) => {
+                scanner.pos += 1;
+                let _ = scanner.string_literal();
+            }
+            (b'r', Some(b'"' | b'#')) if scanner.raw_string_ahead() => {
+                let _ = scanner.raw_string();
+            }
+            (b'\'', _) => scanner.char_literal(),
+            (b, _) if is_ident_start(b) => scanner.identifier(),
+            _ => scanner.pos += 1,
+        }
+        if scanner.stopped {
+            return (text.as_bytes()[start] != b'\'').then_some(start);
+        }
+    }
+}
+
 /// Line and column (both 1-based; the column counts characters, as RON's errors do) of
 /// byte `offset` in `text`. Offsets past the end or inside a character are clamped.
 pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -469,6 +507,20 @@ mod tests {
             let (line, column) = line_column(text, offset);
             assert_eq!(offset_of(text, line, column), offset, "offset {offset}");
         }
+    }
+
+    #[test]
+    fn finds_the_string_that_never_closes() {
+        assert_eq!(unterminated_string(r#"(a: "x", b: "y)"#), Some(12));
+        assert_eq!(
+            unterminated_string("(a: \"q\\\"\", // \"\n b: r#\"x\"#, c: '\"', d: \"A"),
+            Some(39)
+        );
+        assert_eq!(unterminated_string(r#"(a: "x\", b: 1)"#), Some(4));
+        assert_eq!(unterminated_string("(a: r#\"x\"\n)"), Some(4));
+        assert_eq!(unterminated_string(r#"(a: "x", b: 'y)"#), None);
+        assert_eq!(unterminated_string(r#"(a: "x") /* "y"#), None);
+        assert_eq!(unterminated_string(r#"(a: "x")"#), None);
     }
 
     #[test]

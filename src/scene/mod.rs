@@ -33,6 +33,7 @@ mod error;
 pub mod lesson_def;
 mod load;
 mod locate;
+mod ranges;
 mod save;
 
 pub use def::{BodyDef, BodyKind, ContinuousDef, ResolutionDef, SceneDef, SettingsDef, ShapeDef, FORMAT_VERSION};
@@ -51,7 +52,10 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// A validated scene: its definition and the shape built for each body.
 ///
 /// Only [`parse`], [`load`] and [`Scene::from_def`] make one, so every value in it has
-/// passed the checks (finite numbers, valid shapes, known version).
+/// passed the checks (finite numbers, valid shapes, known version). A scene read from
+/// text has also passed the format's ranges (density, friction, gravity, sizes,
+/// coordinates and speeds: see the constants in [`def`]); one made by
+/// [`Scene::from_def`] may hold any finite value the library can carry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
     def: SceneDef,

@@ -1,6 +1,8 @@
-//! Shape generators shared by the integration tests.
+//! Shape generators, a small deterministic generator and a temporary directory, shared
+//! by the integration tests.
 #![allow(dead_code)]
 
+use collision_lab::geometry::families::SplitMix64;
 use collision_lab::geometry::{Circle, Polygon, Segment, Shape};
 use collision_lab::math::{Pose, Vec2};
 use proptest::prelude::*;
@@ -149,5 +151,72 @@ pub fn moved(pose: &Pose, d: Vec2) -> Pose {
     Pose {
         translation: pose.translation + d,
         rotation: pose.rotation,
+    }
+}
+
+/// A small deterministic generator (the library's splitmix64): the same sequence on
+/// every platform, for tests that evolve a scene step by step or mutate files from a
+/// fixed seed.
+pub struct Rng(SplitMix64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(SplitMix64::new(seed))
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        self.0.range_f32(lo, hi)
+    }
+    /// Uniform in 0..n (0 for n = 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    /// Values on a 1/8 m lattice, so that exact touching happens often.
+    pub fn lattice(&mut self, lo: f32, hi: f32) -> f32 {
+        (self.range(lo, hi) * 8.0).round() / 8.0
+    }
+    /// One of `items` (which must not be empty).
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// A fresh empty directory under the system's temporary directory, removed (with its
+/// permissions restored first) when dropped.
+pub struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("collision-lab-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        TempDir(dir)
+    }
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+    /// The names in the directory, sorted.
+    pub fn entries(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .expect("temp dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(0o755));
+        }
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
