@@ -200,3 +200,18 @@ fn definitions_keep_any_finite_value_but_saves_refuse_them() {
     assert!(e.to_string().contains("friction must be in [0, 10]"), "{e}");
     assert!(!path.exists());
 }
+
+/// The kill distance: a body this far outside the scene is removed; below a metre bodies
+/// at the scene's edge would vanish, beyond 2e5 m they could not be saved.
+#[test]
+fn kill_distance_outside_its_range_is_refused_and_the_default_is_100_m() {
+    let loaded = scene::parse(&scene_text("", ""), "fine.ron").expect("loads");
+    assert_eq!(loaded.def().settings.kill_distance, 100.0);
+    for bad in ["0.5", "3e5", "inf"] {
+        let e = refused(&format!("settings: (kill_distance: {bad}),"), "");
+        assert!(e.to_string().contains("kill_distance"), "{bad}: {e}");
+        assert!(e.to_string().contains("1..=2e5"), "{bad}: {e}");
+    }
+    let kept = scene::parse(&scene_text("settings: (kill_distance: 20.0),", ""), "near.ron").expect("loads");
+    assert_eq!(kept.def().settings.kill_distance, 20.0);
+}

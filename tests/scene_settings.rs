@@ -49,7 +49,8 @@ fn a_file_with_only_the_first_setting_still_loads() {
 fn every_setting_is_read() {
     let text = scene_with(
         "(narrow_phase: SatDecomposed, broad_phase: DynamicAabbTree, resolution: Projection, rate: 120.0, \
-         substeps: 2, velocity_iterations: 12, sleeping: false, continuous: ConservativeAdvancement)",
+         substeps: 2, velocity_iterations: 12, sleeping: false, continuous: ConservativeAdvancement, \
+         kill_distance: 250.0)",
     );
     let scene = scene::parse(&text, "all.ron").expect("loads");
     assert_eq!(
@@ -63,6 +64,7 @@ fn every_setting_is_read() {
             velocity_iterations: 12,
             sleeping: false,
             continuous: ContinuousDef::ConservativeAdvancement,
+            kill_distance: 250.0,
         }
     );
 }
@@ -99,6 +101,7 @@ fn world_settings_and_scene_settings_round_trip() {
         velocity_iterations: 20,
         sleeping: false,
         continuous: ContinuousDef::Off,
+        kill_distance: 40.0,
     };
     let world = WorldSettings::from_scene_settings(&def, Vec2::new(1.0, -2.0));
     assert_eq!(world.gravity, Vec2::new(1.0, -2.0));

@@ -171,7 +171,7 @@ impl Default for WorldSettings {
             max_push_speed: 3.0,
             restitution_threshold: 1.0,
             slop: 0.005,
-            kill_distance: 100.0,
+            kill_distance: crate::scene::DEFAULT_KILL_DISTANCE_M,
             warm_starting: true,
             broad_phase: BroadPhaseKind::default(),
             continuous: ContinuousMode::default(),
@@ -243,6 +243,7 @@ impl WorldSettings {
             velocity_iterations,
             sleeping,
             continuous,
+            kill_distance,
         } = def;
         WorldSettings {
             gravity,
@@ -253,6 +254,7 @@ impl WorldSettings {
             velocity_iterations,
             sleeping,
             continuous: ContinuousMode::from_def(continuous),
+            kill_distance,
             ..WorldSettings::default()
         }
     }
@@ -268,6 +270,7 @@ impl WorldSettings {
             velocity_iterations: self.velocity_iterations,
             sleeping: self.sleeping,
             continuous: self.continuous.to_def(),
+            kill_distance: self.kill_distance,
             ..*scene
         }
     }

@@ -3,7 +3,10 @@
 //! Each check names the path of the value it rejects, relative to the body
 //! (`shape.radius`, `position`), so the loader can point at it in the text.
 
-use super::def::{BodyDef, SceneDef, SettingsDef, ShapeDef, RATE_RANGE_HZ, SUBSTEPS_RANGE, VELOCITY_ITERATIONS_RANGE};
+use super::def::{
+    BodyDef, SceneDef, SettingsDef, ShapeDef, KILL_DISTANCE_RANGE_M, RATE_RANGE_HZ, SUBSTEPS_RANGE,
+    VELOCITY_ITERATIONS_RANGE,
+};
 use super::error::SceneProblem;
 use super::lesson_def::{KnobsDef, LessonDef, ITERATION_CAP_RANGE};
 use super::locate::Step;
@@ -198,6 +201,13 @@ fn check_settings(settings: &SettingsDef) -> Result<(), (&'static str, SceneProb
         VELOCITY_ITERATIONS_RANGE.contains(&n)
     })
     .map_err(|p| ("velocity_iterations", p))?;
+    check_rule(
+        "kill_distance",
+        settings.kill_distance,
+        "finite and in 1..=2e5 (m)",
+        |d| d.is_finite() && KILL_DISTANCE_RANGE_M.contains(&d),
+    )
+    .map_err(|p| ("kill_distance", p))?;
     Ok(())
 }
 

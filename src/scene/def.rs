@@ -74,6 +74,15 @@ pub const DEFAULT_VELOCITY_ITERATIONS: u32 = 2;
 /// resembling a contact survives it; above 1000 Hz the step is finer than anything the
 /// sandbox can show and only burns time.
 pub const RATE_RANGE_HZ: std::ops::RangeInclusive<f32> = 1.0..=1000.0;
+
+/// Default of `settings.kill_distance` (m): far enough that a thrown body flies a while
+/// in view, near enough that one pushed through the ground does not fall for ever.
+pub const DEFAULT_KILL_DISTANCE_M: f32 = 100.0;
+
+/// Accepted `settings.kill_distance` (m): at least 1 m (closer, bodies bouncing at the
+/// scene's edge would vanish), at most 2e5 m (beyond that a body would already have
+/// left the ±1e5 m the format accepts for positions, and could not be saved).
+pub const KILL_DISTANCE_RANGE_M: std::ops::RangeInclusive<f32> = 1.0..=2e5;
 /// Allowed substeps per step: at 64 a 60 Hz step is already below 0.3 ms.
 pub const SUBSTEPS_RANGE: std::ops::RangeInclusive<u32> = 1..=64;
 /// Allowed velocity iterations per substep: past 100 a stack converges no further.
@@ -129,7 +138,7 @@ pub struct SettingsDef {
     /// `SweepAndPrune`.
     #[serde(default)]
     pub broad_phase: BroadPhaseKind,
-    /// How contacts are resolved. Default `Impulses`.
+    /// How contacts are resolved. Default `Projection`.
     #[serde(default)]
     pub resolution: ResolutionDef,
     /// Steps per second of simulated time (Hz): a step is 1/rate seconds. Must be
@@ -149,6 +158,10 @@ pub struct SettingsDef {
     /// `Interpolation`.
     #[serde(default)]
     pub continuous: ContinuousDef,
+    /// A dynamic body this far (m) outside the box around the scene's bodies is lost:
+    /// removed and reported. In [`KILL_DISTANCE_RANGE_M`]. Default 100 m.
+    #[serde(default = "default_kill_distance_m")]
+    pub kill_distance: f32,
 }
 
 impl Default for SettingsDef {
@@ -162,6 +175,7 @@ impl Default for SettingsDef {
             velocity_iterations: DEFAULT_VELOCITY_ITERATIONS,
             sleeping: true,
             continuous: ContinuousDef::default(),
+            kill_distance: DEFAULT_KILL_DISTANCE_M,
         }
     }
 }
@@ -337,6 +351,10 @@ pub enum ShapeDef {
 
 fn default_gravity() -> Point {
     DEFAULT_GRAVITY
+}
+
+fn default_kill_distance_m() -> f32 {
+    DEFAULT_KILL_DISTANCE_M
 }
 
 fn default_rate_hz() -> f32 {

@@ -36,7 +36,10 @@ mod locate;
 mod ranges;
 mod save;
 
-pub use def::{BodyDef, BodyKind, ContinuousDef, ResolutionDef, SceneDef, SettingsDef, ShapeDef, FORMAT_VERSION};
+pub use def::{
+    BodyDef, BodyKind, ContinuousDef, ResolutionDef, SceneDef, SettingsDef, ShapeDef, DEFAULT_KILL_DISTANCE_M,
+    FORMAT_VERSION, KILL_DISTANCE_RANGE_M,
+};
 pub use error::{BodyRef, SceneError, SceneProblem, TextPosition};
 pub use lesson_def::{BodyOverrideDef, KnobsDef, LessonDef, PresetDef};
 pub use load::{load, parse};
