@@ -176,7 +176,7 @@ pub(crate) fn collide_compound(
 pub const PIECE_TREE_MIN_PAIRS: usize = 64;
 
 /// The piece pairs whose world boxes overlap, found by descending both polygons' piece
-/// trees (seed 002's bounding-volume hierarchy) instead of testing all `na × nb` pairs —
+/// trees (Liu et al.'s (2018) bounding-volume hierarchy) instead of testing all `na × nb` pairs —
 /// or `None` when the all-pairs loop should run: a trace is being recorded (lessons show
 /// every box test), culling is off, a shape is not a polygon, the policy says never, or
 /// there are few pairs.

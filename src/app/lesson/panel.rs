@@ -308,7 +308,7 @@ fn pseudocode_ui(ui: &mut egui::Ui, card: &Card) {
             ui.set_width(ui.available_width());
             for (i, text) in card.listing.lines().iter().enumerate() {
                 let current = i == card.pseudocode_line;
-                // Seed 000's listing numbers its own steps.
+                // Fayzrakhmanov et al.'s (2015) listing numbers its own steps.
                 let numbered = text.trim_start().starts_with(|c: char| c.is_ascii_digit());
                 let number = if numbered {
                     String::new()

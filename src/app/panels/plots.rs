@@ -180,7 +180,9 @@ fn race_section(ui: &mut egui::Ui, state: &mut AppState, width: f32) {
     if !racing && state.history.race_steps_total == 0 {
         return;
     }
-    ui.weak("seed 000's comparison, live: time per step on the same pairs, mean over the last second");
+    ui.weak(
+        "Fayzrakhmanov et al.'s (2015) comparison, live: time per step on the same pairs, mean over the last second",
+    );
     let mean = state.history.race_mean(1.0);
     let plot = Plot::new("race_bars")
         .height(PLOT_HEIGHT * 0.75)

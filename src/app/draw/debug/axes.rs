@@ -1,4 +1,4 @@
-//! Separating axes of the focus pair (seed 000's steps 3–8, SAT over pieces).
+//! Separating axes of the focus pair (Fayzrakhmanov et al.'s (2015) steps 3–8, SAT over pieces).
 //!
 //! Every axis is a line of the plane, drawn across the view, and every point of the line
 //! stands for one projection value: the point at value `s` projects to `s`. So a
@@ -264,7 +264,7 @@ fn draw_axes_header(state: &AppState, focus: &FocusPair, drawn: usize) {
         && !focus.roles.contains(&AxisRole::Separating)
     {
         line(
-            "no axis separates, yet no edge of A touches B: seed 000's step 7 says apart",
+            "no axis separates, yet no edge of A touches B: Fayzrakhmanov et al.'s (2015) step 7 says apart",
             palette::SEPARATING,
         );
     }
