@@ -260,13 +260,13 @@ fn player_ui(ui: &mut egui::Ui, mode: &mut LessonMode) {
         p.seek(index);
     }
     ui.horizontal(|ui| {
-        ui.label(format!(
-            "Step {} of {} · iteration {} of {}",
-            p.cursor() + 1,
-            p.len(),
-            p.iteration_of(p.cursor()) + 1,
-            p.iteration_count()
-        ));
+        // The loop is numbered as the card numbers it (both 1-based): the player's own
+        // groups of steps start with the set-up, so their count would run one ahead.
+        let step = format!("Step {} of {}", p.cursor() + 1, p.len());
+        match p.loop_position() {
+            Some(pass) => ui.label(format!("{step} · {pass}")),
+            None => ui.label(step),
+        };
     });
     ui.horizontal(|ui| {
         let mut g = p.granularity();
