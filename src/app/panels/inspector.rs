@@ -9,6 +9,7 @@
 
 use super::super::state::AppState;
 use super::super::tools::{body_label, edit};
+use super::super::undo::Restore;
 use crate::dynamics::BodyHandle;
 use crate::geometry::Shape;
 use crate::scene::{BodyDef, BodyKind};
@@ -39,7 +40,14 @@ impl EditCoalescer {
     ) -> bool {
         let key = Some((widget, body));
         if changed && self.open != key {
-            state.begin_edit(format!("{label} of {}", body_label(state, body)));
+            // Undoing a position or a velocity puts it back; undoing a property keeps the
+            // motion the simulation has made since.
+            let restore = if matches!(label, "position" | "angle" | "velocity" | "angular velocity") {
+                Restore::Everything
+            } else {
+                Restore::KeepMotion
+            };
+            state.begin_body_edit(format!("{label} of {}", body_label(state, body)), body, restore);
             self.open = key;
         } else if !changed && !active && self.open == key {
             self.open = None;
