@@ -16,7 +16,7 @@
 //! (it proves separation) is green; with many axes (gears) the rest fade.
 
 use super::super::super::state::AppState;
-use super::{label_px, label_world, metres, palette};
+use super::{label_lines_px, label_world, metres, palette};
 use crate::app::debug_cache::{AxisRole, FocusPair};
 use crate::app::draw::colors::with_alpha;
 use crate::math::Vec2;
@@ -195,13 +195,13 @@ fn draw_axes_header(state: &AppState, focus: &FocusPair, drawn: usize) {
     let (lo, _) = state.viewport_px;
     let mut y = lo.y + 22.0;
     let mut line = |text: &str, color: Color| {
-        label_px(Vec2::new(lo.x + 12.0, y), text, color);
-        y += 20.0;
+        y = label_lines_px(state, lo.x + 12.0, y, text, color);
     };
     let total = focus.axes.len();
     let axes_note = if focus.axes_algorithm != focus.algorithm {
         format!(
-            " — {} tests no axes; these are {}'s",
+            // The window's font has no dash glyph: plain punctuation only.
+            "; {} tests no axes, these are {}'s",
             focus.algorithm.name(),
             focus.axes_algorithm.name()
         )
