@@ -102,6 +102,18 @@ pub struct FrameInput {
 }
 
 impl FrameInput {
+    /// A modal dialog is open: nothing of this frame reaches the world, the tools or the
+    /// shortcuts (egui still gets every event, and the dialog is the only thing it lets
+    /// the user reach). Releases and held buttons stay, so a drag under way ends cleanly.
+    pub fn withhold_for_modal(&mut self) {
+        self.pressed.clear();
+        self.keys.clear();
+        self.wheel = 0.0;
+        self.dropped_files.clear();
+        self.ui_wants_pointer = true;
+        self.ui_wants_keyboard = true;
+    }
+
     /// True when `button` went down this frame.
     pub fn pressed(&self, button: Button) -> bool {
         self.pressed.contains(&button)

@@ -192,6 +192,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             input.ui_wants_pointer = true;
         }
         input.dropped_files = mq::get_dropped_files().into_iter().filter_map(|f| f.path).collect();
+        if panels.modal_open() {
+            input.withhold_for_modal();
+        }
         let mut screenshot_requested = false;
         let in_lesson = state.lesson.is_some();
         if render.is_none() {

@@ -43,6 +43,11 @@ pub struct Panels {
 }
 
 impl Panels {
+    /// A modal dialog is open: keys and clicks are the dialog's alone.
+    pub fn modal_open(&self) -> bool {
+        self.files.modal_open()
+    }
+
     /// Builds the whole overlay for one frame and records the free viewport in `state`.
     pub fn ui(&mut self, ctx: &egui::Context, state: &mut AppState) -> UiRequests {
         let mut requests = UiRequests::default();
