@@ -42,13 +42,17 @@ impl Default for FilesPanel {
     }
 }
 
+/// The save-as dialog's name for scene files; the dialog adds " (.ron)".
+const SAVE_EXTENSION_NAME: &str = "Scene";
+
 fn new_dialog() -> FileDialog {
     FileDialog::new()
         .title("Scene")
         .add_file_filter_extensions("Scenes (*.ron)", vec!["ron"])
         .default_file_filter("Scenes (*.ron)")
-        .add_save_extension("Scene (.ron)", "ron")
-        .default_save_extension("Scene (.ron)")
+        // The dialog shows a save extension as "{name} (.{extension})" itself.
+        .add_save_extension(SAVE_EXTENSION_NAME, "ron")
+        .default_save_extension(SAVE_EXTENSION_NAME)
         .default_size([720.0, 480.0])
 }
 
