@@ -145,6 +145,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     let screen = Vec2::new(mq::screen_width(), mq::screen_height());
     let mut state = AppState::new(&options.scene, options.path.clone(), screen);
     let mut panels = panels::Panels::default();
+    if let Some(speed) = input::egui_line_scroll_speed() {
+        egui_macroquad::cfg(|ctx| ctx.options_mut(|o| o.line_scroll_speed = speed));
+    }
     let render = match &options.mode {
         Mode::Render(r) => {
             state.debug = r.debug.clone();
@@ -234,6 +237,13 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         let ui_start = Instant::now();
         let show_ui = render.as_ref().is_none_or(|r| r.with_ui);
         if show_ui {
+            let (click_s, double_click_s) = input::egui_click_timing(f64::from(mq::get_frame_time()));
+            egui_macroquad::cfg(|ctx| {
+                ctx.options_mut(|o| {
+                    o.input_options.max_click_duration = click_s;
+                    o.input_options.max_double_click_delay = double_click_s;
+                });
+            });
             egui_macroquad::ui(|ctx| {
                 let requests = panels.ui(ctx, &mut state);
                 screenshot_requested |= requests.screenshot;
