@@ -39,6 +39,8 @@ pub enum Key {
     P,
     /// Help overlay.
     H,
+    /// Hide or show the side panels.
+    Tab,
     /// Undo (with Ctrl), redo (with Ctrl+Shift).
     Z,
     /// Redo (with Ctrl).
@@ -176,6 +178,7 @@ pub fn global_keys(state: &mut AppState, input: &FrameInput) {
             Key::Digit3 => state.set_narrow_phase(crate::narrow::Algorithm::ALL[2]),
             Key::F => state.fit_view(),
             Key::H => state.show_help = !state.show_help,
+            Key::Tab => state.hide_side_panels = !state.hide_side_panels,
             Key::Z if input.ctrl && input.shift => state.redo(),
             Key::Z if input.ctrl => state.undo(),
             Key::Y if input.ctrl => state.redo(),
@@ -256,6 +259,7 @@ pub fn gather(ui_wants_pointer: bool, ui_wants_keyboard: bool) -> FrameInput {
         (KeyCode::F, Key::F),
         (KeyCode::P, Key::P),
         (KeyCode::H, Key::H),
+        (KeyCode::Tab, Key::Tab),
         (KeyCode::Z, Key::Z),
         (KeyCode::Y, Key::Y),
         (KeyCode::Delete, Key::Delete),
@@ -362,6 +366,21 @@ mod tests {
         }
         assert_eq!(egui_click_timing(0.0), (EGUI_MAX_CLICK_S, EGUI_MAX_DOUBLE_CLICK_S));
         assert_eq!(egui_click_timing(f64::NAN), (EGUI_MAX_CLICK_S, EGUI_MAX_DOUBLE_CLICK_S));
+    }
+
+    /// Tab hides the side panels and shows them again, unless a text field has the keys.
+    #[test]
+    fn tab_toggles_the_side_panels() {
+        let mut s = state();
+        let mut f = frame((10.0, 10.0));
+        f.keys = vec![Key::Tab];
+        global_keys(&mut s, &f);
+        assert!(s.hide_side_panels);
+        global_keys(&mut s, &f);
+        assert!(!s.hide_side_panels);
+        f.ui_wants_keyboard = true;
+        global_keys(&mut s, &f);
+        assert!(!s.hide_side_panels, "typing in a field");
     }
 
     #[test]

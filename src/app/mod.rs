@@ -200,6 +200,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         }
         let mut screenshot_requested = false;
         let in_lesson = state.lesson.is_some();
+        // Tab hides the side panels (input::global_keys); egui would also take it to move
+        // its keyboard focus, and a focused button then keeps every later key.
+        let tab_toggles_panels = render.is_none() && !in_lesson && !input.ui_wants_keyboard && input.key(Key::Tab);
         if render.is_none() {
             if state.lesson.is_some() {
                 lesson::input::handle_app(&mut state, &input, last_mouse_px);
@@ -247,6 +250,13 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             egui_macroquad::ui(|ctx| {
                 let requests = panels.ui(ctx, &mut state);
                 screenshot_requested |= requests.screenshot;
+                if tab_toggles_panels {
+                    ctx.memory_mut(|m| {
+                        if let Some(id) = m.focused() {
+                            m.surrender_focus(id);
+                        }
+                    });
+                }
                 ui_wants = (
                     ctx.wants_pointer_input() || ctx.is_pointer_over_area(),
                     ctx.wants_keyboard_input(),

@@ -59,6 +59,8 @@ pub struct AppState {
     pub status: Option<Status>,
     /// The help overlay is open.
     pub show_help: bool,
+    /// The side panels are hidden (Tab): the world gets the whole width.
+    pub hide_side_panels: bool,
     /// The part of the window the panels leave free (px): where the view is fitted.
     pub viewport_px: (Vec2, Vec2),
     /// A right/middle drag began over the overlay (so it scrolls the panel, not the view).
@@ -94,6 +96,7 @@ impl AppState {
             last_report: None,
             status: None,
             show_help: false,
+            hide_side_panels: false,
             pan_started_in_ui: false,
             viewport_px: (Vec2::ZERO, screen_size_px),
             debug_cache: DebugCache::default(),
