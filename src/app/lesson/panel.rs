@@ -137,7 +137,7 @@ pub fn show(ctx: &egui::Context, state: &mut AppState) {
                     .default_open(false)
                     .show(ui, |ui| super::knobs::knobs_ui(ui, mode));
                 ui.add_space(6.0);
-                ui.small(
+                ui.weak(
                     "Drag a shape to move it, a vertex handle to reshape it; wheel while dragging or Q/E to \
                      turn; right drag pans, wheel zooms a view; hover a dot of A − B to see its pair. Keys: \
                      Right arrow: next, Left arrow: previous, Home, End, Space: play.",
