@@ -19,6 +19,7 @@ use super::super::super::state::AppState;
 use super::{label_lines_px, label_world, metres, palette};
 use crate::app::debug_cache::{AxisRole, FocusPair};
 use crate::app::draw::colors::with_alpha;
+use crate::app::tools::body_label;
 use crate::math::Vec2;
 use crate::narrow::trace::{AxisSource, Owner};
 use crate::narrow::Algorithm;
@@ -210,9 +211,9 @@ fn draw_axes_header(state: &AppState, focus: &FocusPair, drawn: usize) {
     };
     line(
         &format!(
-            "separating axes: body {} (A) × body {} (B), {}{}",
-            focus.choice.a.index,
-            focus.choice.b.index,
+            "separating axes: {} (A) × {} (B), {}{}",
+            body_label(state, focus.choice.a),
+            body_label(state, focus.choice.b),
             focus.choice.reason.describe(),
             axes_note
         ),
