@@ -232,7 +232,7 @@ fn the_table_names_bodies_and_sums_up() {
 }
 
 #[test]
-fn exact_column_shows_where_seed_000_is_wrong_and_the_decompositions_are_not() {
+fn exact_column_shows_where_nonconvex_sat_is_wrong_and_the_decompositions_are_not() {
     let o = run(&[
         "contacts",
         "scenes/nonconvex_pairs.ron",

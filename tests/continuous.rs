@@ -1,4 +1,4 @@
-//! Pseudo-continuous detection (seed 003): a fast small ball against a thin wall passes
+//! Pseudo-continuous detection (Ren and Xie 2011): a fast small ball against a thin wall passes
 //! through with detection off and stops on the near side with motion interpolation and
 //! with conservative advancement; a thin bar spinning across a thin post; slow bodies are
 //! never swept; runs stay bit-for-bit repeatable.

@@ -13,7 +13,7 @@
 //!
 //! and read the diff before committing it.
 
-use collision_lab::lesson::{narrate, state_at, Lesson, Player};
+use collision_lab::lesson::{loop_position, narrate, state_at, Lesson, LoopKind, Player};
 use collision_lab::math::Vec2;
 use collision_lab::narrow::trace::{
     AxisSource, EpaTermination, GjkTermination, Owner, SupportPoint, Trace, TraceStep, VoronoiRegion,
@@ -694,4 +694,37 @@ fn lesson_6_narration_reads_as_promised() {
         .collect();
     assert!(gjk.len() >= 2, "{cards:#?}");
     assert!(cards.iter().any(|c| c.contains("holds the origin")), "{cards:#?}");
+}
+
+/// The player's header ("Step 4 of 12 · GJK iteration 1 of 3") and the step's card
+/// ("GJK iteration 1") number the same loop pass the same way, in every lesson, at every
+/// step: both 1-based, and the number never past the count.
+#[test]
+fn header_and_card_number_loop_passes_alike() {
+    for path in lesson_files() {
+        let lesson = open(&path);
+        for algorithm in lesson.algorithms() {
+            let (_, trace) = lesson.trace(algorithm);
+            for index in 0..trace.steps.len() {
+                let Some(pass) = loop_position(&trace.steps, index) else {
+                    continue;
+                };
+                assert!(
+                    (1..=pass.count).contains(&pass.number),
+                    "{}: {algorithm} step {index}: {pass}",
+                    path.display()
+                );
+                let title = narrate(&trace, index).title;
+                let expected = match pass.kind {
+                    LoopKind::Gjk => format!("GJK iteration {}", pass.number),
+                    LoopKind::Epa => format!("EPA iteration {}", pass.number),
+                    LoopKind::Axis => format!("Axis {} of {}", pass.number, pass.count),
+                };
+                // An edge test has its own card; it belongs to the axis before it.
+                if !title.starts_with("Edge test") {
+                    assert_eq!(title, expected, "{}: {algorithm} step {index}", path.display());
+                }
+            }
+        }
+    }
 }

@@ -192,7 +192,7 @@ proptest! {
     }
 
     /// Applying the MTV (and a hair more) separates the shapes, for the decomposition
-    /// algorithms always; for seed 000 whenever its centre-to-centre sign rule picks the
+    /// algorithms always; for Fayzrakhmanov et al. (2015) whenever its centre-to-centre sign rule picks the
     /// right side (measured separately in tests/nonconvex_rates.rs).
     #[test]
     fn applying_the_mtv_separates(a in convex_shape(), pa in pose(1.0), b in convex_shape(), pb in pose(1.0)) {

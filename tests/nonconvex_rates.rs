@@ -1,4 +1,4 @@
-//! How often seed 000's non-convex SAT disagrees with the exact answer, on a fixed set
+//! How often Fayzrakhmanov et al.'s (2015) non-convex SAT disagrees with the exact answer, on a fixed set
 //! of random non-convex pairs. The heuristic is allowed to be wrong — that is the
 //! paper's trade — but not to get worse unnoticed: the rates measured when this test was
 //! written are the ceilings below (with a little room for rounding). If a change makes
@@ -109,7 +109,7 @@ const FN_CEILING: f64 = 1.0; // 0.0%: step 7 misses a body wholly inside A, rare
 const BAD_MTV_CEILING: f64 = 2.0; // 0.9%: the centre-to-centre sign points into B
 const LONG_CEILING: f64 = 29.0; // 27.8% of MTVs longer than 1.5x the exact one
 
-/// On convex pairs seed 000's depth is exact (its axes are all the edge normals), but its
+/// On convex pairs Fayzrakhmanov et al.'s (2015) depth is exact (its axes are all the edge normals), but its
 /// step-10 sign comes from the centre-to-centre direction, not from which side the
 /// overlap is least on: for deep overlaps of lopsided shapes it can point into B.
 #[test]

@@ -1,4 +1,4 @@
-//! Seed 000's non-convex SAT, pinned on the cases where its heuristic goes wrong. Each
+//! Fayzrakhmanov et al.'s (2015) non-convex SAT, pinned on the cases where its heuristic goes wrong. Each
 //! test is named after the failure it pins; the decomposition algorithms give the exact
 //! answer on the same pair, which is what lessons show side by side.
 
@@ -51,7 +51,10 @@ fn false_positive_box_in_u_notch() {
         &config,
         None,
     );
-    assert!(heuristic.intersect, "seed 000 with a convex A cannot see the notch");
+    assert!(
+        heuristic.intersect,
+        "Fayzrakhmanov et al.'s heuristic with a convex A cannot see the notch"
+    );
     assert!(
         (heuristic.depth - 1.3).abs() < 1e-5,
         "least overlap is on y: {}",
@@ -76,7 +79,7 @@ fn false_positive_box_in_u_notch() {
 //  |  |      |  |      a box sunk 0.2 into the notch's floor. Only the floor edge
 //  |  | +--+ |  |      straddles the box, so the U's axes give overlap 1.6 on y; the
 //  |  +-|--|-+  |      centre-to-centre sign (U's centroid is above the box's centre)
-//  |    +--+    |      points up: seed 000 lifts the whole U 1.6 m instead of pushing
+//  |    +--+    |      points up: Fayzrakhmanov et al.'s heuristic lifts the whole U 1.6 m instead of pushing
 //  +------------+      it down 0.2 m.
 #[test]
 fn wrong_mtv_box_sunk_into_u_floor() {
@@ -149,7 +152,7 @@ fn false_negative_box_inside_star() {
 }
 
 #[test]
-fn seed000_trace_lists_axes_in_the_papers_order() {
+fn nonconvex_sat_trace_lists_axes_in_the_papers_order() {
     let (u, bx) = (u_shape(), square(0.4));
     let mut trace = Trace::new();
     collide(

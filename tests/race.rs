@@ -1,5 +1,5 @@
 //! Race mode: the three narrow phases side by side inside the world. Racing never
-//! changes the simulation; it finds seed 000's known false positive; it counts the work
+//! changes the simulation; it finds Fayzrakhmanov et al.'s (2015) known false positive; it counts the work
 //! of all three.
 
 use collision_lab::dynamics::{DisagreementKind, RaceReport, World, WorldSettings};
@@ -48,7 +48,7 @@ fn racing_never_changes_the_simulation() {
 
 //  +--+      +--+
 //  |  | +--+ |  |      a box floating in a U's notch, touching nothing. With the box
-//  |  | +--+ |  |      first it is the narrow phase's A, and seed 000 with a convex A
+//  |  | +--+ |  |      first it is the narrow phase's A, and Fayzrakhmanov et al.'s heuristic with a convex A
 //  |  +------+  |      sees overlapping projections on every axis: a collision that
 //  +------------+      is not there. The decomposed algorithms see none.
 const BOX_IN_NOTCH: &str = r#"(

@@ -334,3 +334,81 @@ fn a_scripted_drag_moves_a_body() {
     assert!(dx > 120.0, "moved {dx:.0} px right (cursor: 200)");
     assert!(dy < -40.0, "moved {dy:.0} px (cursor: -80, up)");
 }
+
+/// How far (px) the picture in `x_range` moved up between `before` and `after`: the
+/// shift in 0..=`max_shift` that makes the two columns agree best.
+fn upward_shift(
+    before: &RgbaImage,
+    after: &RgbaImage,
+    x_range: (u32, u32),
+    y_range: (u32, u32),
+    max_shift: u32,
+) -> u32 {
+    let diff = |shift: u32| -> f64 {
+        let (mut sum, mut n) = (0u64, 0u64);
+        for y in y_range.0..y_range.1 - max_shift {
+            for x in (x_range.0..x_range.1).step_by(2) {
+                let a = before.get_pixel(x, y + shift).0;
+                let b = after.get_pixel(x, y).0;
+                sum += (0..3)
+                    .map(|i| (a[i] as i32 - b[i] as i32).unsigned_abs() as u64)
+                    .sum::<u64>();
+                n += 1;
+            }
+        }
+        sum as f64 / n as f64
+    };
+    (0..=max_shift)
+        .min_by(|&a, &b| diff(a).total_cmp(&diff(b)))
+        .unwrap_or(0)
+}
+
+/// Regression: one wheel notch over the left panel moved it by 0.44 px (egui-macroquad
+/// hands egui X11's notch as 1/90 of a line). It should move it about 50 px.
+#[test]
+fn one_wheel_notch_scrolls_the_left_panel_about_fifty_px() {
+    if !display_tools_available(&["Xvfb", "xdotool", "import"]) {
+        return;
+    }
+    let dir = out_dir("wheel");
+    let display = VirtualDisplay::start();
+    let mut app = Command::new(BIN)
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let before = loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let img = display.screenshot(&dir.join("before.png"));
+        // The palette's tiles are drawn: the panel is up.
+        let (coverage, colours) = coverage_and_colours(&img);
+        if coverage > 0.05 && colours >= 8 {
+            std::thread::sleep(Duration::from_millis(1500));
+            break display.screenshot(&dir.join("before.png"));
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window never drew (see {})",
+            dir.display()
+        );
+        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
+    };
+    display.xdotool(&["mousemove", "130", "400"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["click", "5"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    let after = display.screenshot(&dir.join("after.png"));
+    let _ = app.kill();
+    let _ = app.wait();
+    let shift = upward_shift(&before, &after, (10, 250), (60, 560), 120);
+    eprintln!("one notch scrolled the left panel {shift} px");
+    assert!(
+        (35..=70).contains(&shift),
+        "one notch scrolled {shift} px (see {})",
+        dir.display()
+    );
+}

@@ -39,6 +39,8 @@ pub enum Key {
     P,
     /// Help overlay.
     H,
+    /// Hide or show the side panels.
+    Tab,
     /// Undo (with Ctrl), redo (with Ctrl+Shift).
     Z,
     /// Redo (with Ctrl).
@@ -102,6 +104,18 @@ pub struct FrameInput {
 }
 
 impl FrameInput {
+    /// A modal dialog is open: nothing of this frame reaches the world, the tools or the
+    /// shortcuts (egui still gets every event, and the dialog is the only thing it lets
+    /// the user reach). Releases and held buttons stay, so a drag under way ends cleanly.
+    pub fn withhold_for_modal(&mut self) {
+        self.pressed.clear();
+        self.keys.clear();
+        self.wheel = 0.0;
+        self.dropped_files.clear();
+        self.ui_wants_pointer = true;
+        self.ui_wants_keyboard = true;
+    }
+
     /// True when `button` went down this frame.
     pub fn pressed(&self, button: Button) -> bool {
         self.pressed.contains(&button)
@@ -164,12 +178,65 @@ pub fn global_keys(state: &mut AppState, input: &FrameInput) {
             Key::Digit3 => state.set_narrow_phase(crate::narrow::Algorithm::ALL[2]),
             Key::F => state.fit_view(),
             Key::H => state.show_help = !state.show_help,
+            Key::Tab => state.hide_side_panels = !state.hide_side_panels,
             Key::Z if input.ctrl && input.shift => state.redo(),
             Key::Z if input.ctrl => state.undo(),
             Key::Y if input.ctrl => state.redo(),
             _ => {}
         }
     }
+}
+
+/// How far one wheel notch scrolls a panel (logical px): about what GTK and browsers
+/// scroll, three lines of text.
+pub const PANEL_PX_PER_NOTCH: f32 = 50.0;
+
+/// egui-macroquad divides the native wheel delta by this and hands it to egui as lines
+/// (egui-macroquad 0.17, `mouse_wheel_event`).
+const EGUI_MACROQUAD_WHEEL_DIVISOR: f32 = 90.0;
+
+/// The wheel delta miniquad reports for one notch on this platform: 1.0 on X11 (buttons
+/// 4 and 5), 120 (`WHEEL_DELTA`) on Windows; `None` where deltas are pixels already
+/// (macOS trackpads, Wayland), whose scaling egui's default suits.
+fn miniquad_delta_per_notch() -> Option<f32> {
+    if cfg!(target_os = "linux") {
+        Some(1.0)
+    } else if cfg!(target_os = "windows") {
+        Some(120.0)
+    } else {
+        None
+    }
+}
+
+/// egui's `line_scroll_speed` (points per line of wheel input) that makes one notch
+/// scroll [`PANEL_PX_PER_NOTCH`]. Why it is needed: on X11 a notch reached egui as
+/// 1/90 of a line, 0.44 px at egui's default 40 px per line, and twenty notches moved a
+/// panel by 8 px. `None`: keep egui's default.
+pub fn egui_line_scroll_speed() -> Option<f32> {
+    miniquad_delta_per_notch().map(|delta| PANEL_PX_PER_NOTCH * EGUI_MACROQUAD_WHEEL_DIVISOR / delta)
+}
+
+/// egui's own click timing (egui 0.31 defaults): a press longer than this is not a click…
+const EGUI_MAX_CLICK_S: f64 = 0.8;
+/// …and a second click within this of the first is a double click.
+const EGUI_MAX_DOUBLE_CLICK_S: f64 = 0.3;
+/// Longest frame the click timing makes up for (the simulation clock's clamp).
+const MAX_FRAME_S: f64 = 0.25;
+
+/// egui's `(max_click_duration, max_double_click_delay)` for frames of `frame_s`.
+///
+/// Why: egui-miniquad stamps every event of a frame with the frame's start time, so egui
+/// measures the gap between two clicks in whole frames, up to a frame more or less than
+/// it was. At 20 FPS a 250 ms double click could measure 300 ms and not count; at 5 FPS
+/// most did not. Widening both windows by one frame accepts every real gap egui's
+/// defaults accept, whatever the frame rate.
+pub fn egui_click_timing(frame_s: f64) -> (f64, f64) {
+    let slack = if frame_s.is_finite() {
+        frame_s.clamp(0.0, MAX_FRAME_S)
+    } else {
+        0.0
+    };
+    (EGUI_MAX_CLICK_S + slack, EGUI_MAX_DOUBLE_CLICK_S + slack)
 }
 
 /// Reads this frame's input from macroquad (and whether egui wants it).
@@ -192,6 +259,7 @@ pub fn gather(ui_wants_pointer: bool, ui_wants_keyboard: bool) -> FrameInput {
         (KeyCode::F, Key::F),
         (KeyCode::P, Key::P),
         (KeyCode::H, Key::H),
+        (KeyCode::Tab, Key::Tab),
         (KeyCode::Z, Key::Z),
         (KeyCode::Y, Key::Y),
         (KeyCode::Delete, Key::Delete),
@@ -209,6 +277,10 @@ pub fn gather(ui_wants_pointer: bool, ui_wants_keyboard: bool) -> FrameInput {
         (KeyCode::Home, Key::Home),
         (KeyCode::End, Key::End),
     ];
+    // A modifier counts as held if it went down this frame too: at a low frame rate a
+    // whole chord (Ctrl down, S, Ctrl up) can fall within one frame, and "is it down
+    // now" would then miss the Ctrl of Ctrl+S.
+    let held = |k: KeyCode| mq::is_key_down(k) || mq::is_key_pressed(k);
     let (_, wheel_y) = mq::mouse_wheel();
     // Wheels report 1 per notch on some platforms and 120 on others; keep the sign and a
     // notch's worth.
@@ -240,12 +312,12 @@ pub fn gather(ui_wants_pointer: bool, ui_wants_keyboard: bool) -> FrameInput {
             .filter(|(k, _)| mq::is_key_pressed(*k))
             .map(|&(_, k)| k)
             .collect(),
-        ctrl: mq::is_key_down(KeyCode::LeftControl)
-            || mq::is_key_down(KeyCode::RightControl)
-            || mq::is_key_down(KeyCode::LeftSuper)
-            || mq::is_key_down(KeyCode::RightSuper),
-        shift: mq::is_key_down(KeyCode::LeftShift) || mq::is_key_down(KeyCode::RightShift),
-        alt: mq::is_key_down(KeyCode::LeftAlt) || mq::is_key_down(KeyCode::RightAlt),
+        ctrl: held(KeyCode::LeftControl)
+            || held(KeyCode::RightControl)
+            || held(KeyCode::LeftSuper)
+            || held(KeyCode::RightSuper),
+        shift: held(KeyCode::LeftShift) || held(KeyCode::RightShift),
+        alt: held(KeyCode::LeftAlt) || held(KeyCode::RightAlt),
         ui_wants_pointer,
         ui_wants_keyboard,
         dropped_files: Vec::new(),
@@ -266,6 +338,49 @@ mod tests {
             mouse_px: Vec2::new(mouse.0, mouse.1),
             ..FrameInput::default()
         }
+    }
+
+    /// One notch, as miniquad reports it and egui-macroquad forwards it, scrolls a
+    /// panel by [`PANEL_PX_PER_NOTCH`] (it used to be 0.44 px on X11).
+    #[test]
+    fn one_wheel_notch_scrolls_a_panel_about_fifty_px() {
+        if let (Some(speed), Some(delta)) = (egui_line_scroll_speed(), miniquad_delta_per_notch()) {
+            let lines = delta / EGUI_MACROQUAD_WHEEL_DIVISOR;
+            assert!((lines * speed - PANEL_PX_PER_NOTCH).abs() < 1e-3);
+        }
+    }
+
+    /// Two clicks 280 ms apart are a double click at any frame rate: egui sees each event
+    /// at the start of the frame after it, and the widened window absorbs that.
+    #[test]
+    fn a_double_click_counts_at_any_frame_rate() {
+        for fps in [60.0, 20.0, 8.0, 4.0] {
+            let frame_s = 1.0 / fps;
+            let (_, window) = egui_click_timing(frame_s);
+            for phase in 0..10 {
+                let first = 0.013 + 0.1 * f64::from(phase) * frame_s;
+                let seen = |t: f64| (t / frame_s).ceil() * frame_s;
+                let gap = seen(first + 0.28) - seen(first);
+                assert!(gap < window, "{fps} FPS: measured {gap} s, window {window} s");
+            }
+        }
+        assert_eq!(egui_click_timing(0.0), (EGUI_MAX_CLICK_S, EGUI_MAX_DOUBLE_CLICK_S));
+        assert_eq!(egui_click_timing(f64::NAN), (EGUI_MAX_CLICK_S, EGUI_MAX_DOUBLE_CLICK_S));
+    }
+
+    /// Tab hides the side panels and shows them again, unless a text field has the keys.
+    #[test]
+    fn tab_toggles_the_side_panels() {
+        let mut s = state();
+        let mut f = frame((10.0, 10.0));
+        f.keys = vec![Key::Tab];
+        global_keys(&mut s, &f);
+        assert!(s.hide_side_panels);
+        global_keys(&mut s, &f);
+        assert!(!s.hide_side_panels);
+        f.ui_wants_keyboard = true;
+        global_keys(&mut s, &f);
+        assert!(!s.hide_side_panels, "typing in a field");
     }
 
     #[test]

@@ -145,6 +145,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     let screen = Vec2::new(mq::screen_width(), mq::screen_height());
     let mut state = AppState::new(&options.scene, options.path.clone(), screen);
     let mut panels = panels::Panels::default();
+    if let Some(speed) = input::egui_line_scroll_speed() {
+        egui_macroquad::cfg(|ctx| ctx.options_mut(|o| o.line_scroll_speed = speed));
+    }
     let render = match &options.mode {
         Mode::Render(r) => {
             state.debug = r.debug.clone();
@@ -192,8 +195,14 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             input.ui_wants_pointer = true;
         }
         input.dropped_files = mq::get_dropped_files().into_iter().filter_map(|f| f.path).collect();
+        if panels.modal_open() {
+            input.withhold_for_modal();
+        }
         let mut screenshot_requested = false;
         let in_lesson = state.lesson.is_some();
+        // Tab hides the side panels (input::global_keys); egui would also take it to move
+        // its keyboard focus, and a focused button then keeps every later key.
+        let tab_toggles_panels = render.is_none() && !in_lesson && !input.ui_wants_keyboard && input.key(Key::Tab);
         if render.is_none() {
             if state.lesson.is_some() {
                 lesson::input::handle_app(&mut state, &input, last_mouse_px);
@@ -231,9 +240,23 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         let ui_start = Instant::now();
         let show_ui = render.as_ref().is_none_or(|r| r.with_ui);
         if show_ui {
+            let (click_s, double_click_s) = input::egui_click_timing(f64::from(mq::get_frame_time()));
+            egui_macroquad::cfg(|ctx| {
+                ctx.options_mut(|o| {
+                    o.input_options.max_click_duration = click_s;
+                    o.input_options.max_double_click_delay = double_click_s;
+                });
+            });
             egui_macroquad::ui(|ctx| {
                 let requests = panels.ui(ctx, &mut state);
                 screenshot_requested |= requests.screenshot;
+                if tab_toggles_panels {
+                    ctx.memory_mut(|m| {
+                        if let Some(id) = m.focused() {
+                            m.surrender_focus(id);
+                        }
+                    });
+                }
                 ui_wants = (
                     ctx.wants_pointer_input() || ctx.is_pointer_over_area(),
                     ctx.wants_keyboard_input(),

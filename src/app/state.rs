@@ -7,7 +7,7 @@ use super::debug_cache::DebugCache;
 use super::flags::DebugFlags;
 use super::history::{History, StepSample};
 use super::tools::{self, ToolState};
-use super::undo::UndoStack;
+use super::undo::{self, BodyChange, Restore, UndoStack};
 use crate::dynamics::{BodyHandle, FixedClock, StepReport, World, WorldSettings};
 use crate::math::Vec2;
 use crate::narrow::Algorithm;
@@ -59,6 +59,8 @@ pub struct AppState {
     pub status: Option<Status>,
     /// The help overlay is open.
     pub show_help: bool,
+    /// The side panels are hidden (Tab): the world gets the whole width.
+    pub hide_side_panels: bool,
     /// The part of the window the panels leave free (px): where the view is fitted.
     pub viewport_px: (Vec2, Vec2),
     /// A right/middle drag began over the overlay (so it scrolls the panel, not the view).
@@ -94,6 +96,7 @@ impl AppState {
             last_report: None,
             status: None,
             show_help: false,
+            hide_side_panels: false,
             pan_started_in_ui: false,
             viewport_px: (Vec2::ZERO, screen_size_px),
             debug_cache: DebugCache::default(),
@@ -210,24 +213,34 @@ impl AppState {
         }
     }
 
-    /// Records the world as it is now, so that the edit about to be made can be undone,
-    /// and marks the scene as edited.
-    pub fn begin_edit(&mut self, label: impl Into<String>) {
-        self.undo.record(label, self.world.to_scene_def());
+    /// Records `body` as it is now, so that the edit of it about to be made (over one
+    /// gesture: a drag, a slider) can be undone, and marks the scene as edited. `restore`:
+    /// whether undoing puts the body back where it is now (a move) or only its properties.
+    pub fn begin_body_edit(&mut self, label: impl Into<String>, body: BodyHandle, restore: Restore) {
+        let before = self.world.body(body).map(|b| b.to_def());
+        self.undo.record(label, vec![BodyChange { body, before, restore }]);
         self.dirty = true;
     }
 
-    /// Makes an undoable edit of the world.
+    /// Makes an undoable edit of the world, done at once by `f`: the entry holds the
+    /// bodies `f` added, removed or changed, and nothing else.
     pub fn edit<R>(&mut self, label: impl Into<String>, f: impl FnOnce(&mut World) -> R) -> R {
-        self.begin_edit(label);
-        f(&mut self.world)
+        let before = undo::body_defs(&self.world);
+        let result = f(&mut self.world);
+        let changes = undo::diff(&before, &self.world);
+        if !changes.is_empty() {
+            self.undo.record(label, changes);
+            self.dirty = true;
+        }
+        result
     }
 
-    /// Undoes the last edit (Ctrl+Z).
+    /// Undoes the last edit (Ctrl+Z): the bodies it touched go back, the others keep
+    /// their simulated state.
     pub fn undo(&mut self) {
-        match self.undo.undo(self.world.to_scene_def()) {
-            Some((def, label)) => {
-                self.restore(def);
+        match self.undo.undo(&mut self.world) {
+            Some(label) => {
+                self.after_undo_or_redo();
                 self.set_status(format!("undid: {label}"));
             }
             None => self.set_status("nothing to undo"),
@@ -236,41 +249,54 @@ impl AppState {
 
     /// Redoes the last undone edit (Ctrl+Shift+Z, Ctrl+Y).
     pub fn redo(&mut self) {
-        match self.undo.redo(self.world.to_scene_def()) {
-            Some((def, label)) => {
-                self.restore(def);
+        match self.undo.redo(&mut self.world) {
+            Some(label) => {
+                self.after_undo_or_redo();
                 self.set_status(format!("redid: {label}"));
             }
             None => self.set_status("nothing to redo"),
         }
     }
 
+    fn after_undo_or_redo(&mut self) {
+        self.dirty = true;
+        self.selection = self.selection.filter(|h| self.world.bodies().contains(*h));
+        // A body held across an undo would go on moving without an undo entry.
+        self.tools.grab = None;
+    }
+
     /// Reset (R): the bodies as loaded, the live settings kept (so a user comparing
-    /// algorithms can reset and watch the same start with the other one). Undoable.
+    /// algorithms can reset and watch the same start with the other one). Undoable: the
+    /// entry lists every body, those taken away and those put in.
     pub fn reset(&mut self) {
-        self.begin_edit("reset");
-        self.restore(self.loaded.clone());
+        let before = undo::body_defs(&self.world);
+        let settings: WorldSettings = *self.world.settings();
+        match Scene::from_def(self.loaded.clone()) {
+            Ok(scene) => self.world = World::from_scene_with(&scene, settings),
+            // The loaded scene was checked when it was opened.
+            Err(e) => return self.set_error(format!("cannot reset: {e}")),
+        }
+        // The old world's handles are gone with it: every old body was removed, every
+        // body now was added (in that order, so undo takes the new ones out first).
+        let mut changes: Vec<BodyChange> = before
+            .into_iter()
+            .map(|(body, def)| BodyChange {
+                body,
+                before: Some(def),
+                restore: Restore::Everything,
+            })
+            .collect();
+        changes.extend(self.world.bodies().handles().into_iter().map(|body| BodyChange {
+            body,
+            before: None,
+            restore: Restore::Everything,
+        }));
+        self.undo.record("reset", changes);
+        self.after_undo_or_redo();
         // The bodies are the file's again.
         self.dirty = false;
         self.history.clear();
         self.set_status("reset to the loaded scene");
-    }
-
-    /// Rebuilds the world's bodies from `def`, keeping the live settings.
-    fn restore(&mut self, def: SceneDef) {
-        let settings: WorldSettings = *self.world.settings();
-        match Scene::from_def(def) {
-            Ok(scene) => {
-                self.world = World::from_scene_with(&scene, settings);
-                self.dirty = true;
-            }
-            // A snapshot was taken from a valid world, so this cannot fail; if it ever
-            // does, keep the current world rather than lose it.
-            Err(e) => self.set_error(format!("cannot restore: {e}")),
-        }
-        self.selection = self.selection.filter(|h| self.world.bodies().contains(*h));
-        // A body held across an undo would go on moving without an undo entry.
-        self.tools.grab = None;
     }
 
     /// Shows `text` in the status bar.

@@ -1,7 +1,7 @@
 //! 8-DOPs: discrete oriented polytopes with eight fixed face directions (J. Klosowski
 //! et al., "Efficient collision detection using bounding volume hierarchies of k-DOPs",
 //! IEEE TVCG 1998). An AABB with its corners cut at 45°: still only interval tests,
-//! but much tighter around diagonal or round shapes (seeds 003 and 004).
+//! but much tighter around diagonal or round shapes (Ren and Xie 2011; Zakharov and Sadykov 2003).
 
 use crate::math::{Pose, Vec2};
 

@@ -1,7 +1,7 @@
 //! Oriented bounding boxes: two ways to choose the axes, and the separating-axis
 //! overlap test.
 //!
-//! * [`ObbMethod::Covariance`] (seed 002; S. Gottschalk, M. Lin, D. Manocha, "OBBTree",
+//! * [`ObbMethod::Covariance`] (Liu et al. 2018; S. Gottschalk, M. Lin, D. Manocha, "OBBTree",
 //!   SIGGRAPH 1996): the axes are the eigenvectors of the covariance matrix of the
 //!   convex hull's vertices. Cheap (one pass), but it depends on how the vertices are
 //!   spread, not only on the shape: a square's covariance is isotropic, so its axes are
@@ -14,9 +14,9 @@
 //! **The default is `MinArea`**: it is the tightest box by area, exact for rectangles,
 //! and costs O(h log h) once per shape (boxes are built in the local frame and then
 //! posed, so nothing is recomputed as bodies move). Covariance stays available because
-//! seed 002 uses it and the lab compares the two.
+//! Liu et al. (2018) use it and the lab compares the two.
 //!
-//! Overlap of two OBBs by separating axes (seed 004): in 2D only the two axes of each
+//! Overlap of two OBBs by separating axes (Zakharov and Sadykov 2003): in 2D only the two axes of each
 //! box can separate them, four tests in all.
 
 use super::hull::convex_hull;
@@ -28,7 +28,7 @@ pub enum ObbMethod {
     /// Minimum-area rectangle by rotating calipers (the default; see the module docs).
     #[default]
     MinArea,
-    /// Eigenvectors of the covariance of the hull vertices (seed 002).
+    /// Eigenvectors of the covariance of the hull vertices (Liu et al. 2018).
     Covariance,
 }
 

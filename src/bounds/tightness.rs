@@ -1,4 +1,4 @@
-//! How well a bounding volume fits its shape (seed 004): τ, d and ρ = τ / d.
+//! How well a bounding volume fits its shape (Zakharov and Sadykov 2003): τ, d and ρ = τ / d.
 //!
 //! * τ (tau) is the Hausdorff distance between the volume V and the filled shape S.
 //!   S ⊂ V, so it is the largest distance from a point of V to S:
@@ -37,7 +37,7 @@ use crate::math::{Pose, Vec2};
 /// volume's box).
 pub const DEFAULT_TIGHTNESS_RESOLUTION: usize = 64;
 
-/// Fit of a bounding volume to its shape (seed 004).
+/// Fit of a bounding volume to its shape (Zakharov and Sadykov 2003).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tightness {
     /// Hausdorff distance between volume and shape (metres), a lower estimate.

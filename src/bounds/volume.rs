@@ -1,7 +1,7 @@
 //! The four kinds of bounding volume behind one enum, built for any shape at any pose,
 //! with an overlap test that works across kinds.
 //!
-//! Why across kinds: seed 004's advice is to pick the volume per body (OBBs for long
+//! Why across kinds: Zakharov and Sadykov's (2003) advice is to pick the volume per body (OBBs for long
 //! rotating bodies, circles where precision matters little, AABB/k-DOP for bodies at
 //! rest), so a broad phase meets mixed pairs and needs an answer for them, not `None`.
 //! Every kind is convex and all but the circle are polygons, so mixed pairs have exact

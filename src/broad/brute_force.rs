@@ -1,4 +1,4 @@
-//! Brute force (seed 001): test every pair of boxes. N(N−1)/2 tests whatever the scene;
+//! Brute force (Chulanov 2016): test every pair of boxes. N(N−1)/2 tests whatever the scene;
 //! the oracle every other broad phase is checked against, and the baseline of the plots.
 
 use super::pairs::{finish_pairs, is_candidate, is_usable, push_pair};

@@ -2,7 +2,7 @@
 //!
 //! Each step the world hands over the world AABB of every body as a [`Proxy`]; the broad
 //! phase answers with the candidate pairs whose boxes overlap (touching counts, as in
-//! [`Aabb::overlaps`](crate::bounds::Aabb::overlaps): the exact test decides). Seed 001 lists the menu, seed 004 the
+//! [`Aabb::overlaps`](crate::bounds::Aabb::overlaps): the exact test decides). Chulanov (2016) lists the menu, Zakharov and Sadykov (2003) the
 //! cost model T = Nv·Cv + Np·Cp: every algorithm counts its box tests (Nv) in
 //! [`BroadPhaseStats`], and the pairs it returns are the Np the narrow phase will pay for.
 //!
@@ -63,7 +63,7 @@ use serde::{Deserialize, Serialize};
 pub enum BroadPhaseKind {
     /// Every pair (the oracle).
     BruteForce,
-    /// Seed 001: sort by min x (insertion sort, coherent from step to step), sweep.
+    /// Chulanov (2016): sort by min x (insertion sort, coherent from step to step), sweep.
     #[default]
     SweepAndPrune,
     /// Uniform grid; pairs within shared cells.

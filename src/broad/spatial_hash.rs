@@ -1,4 +1,4 @@
-//! Spatial hashing (seed 001) on a uniform grid, built by sorting.
+//! Spatial hashing (Chulanov 2016) on a uniform grid, built by sorting.
 //!
 //! ```text
 //! for each box: put (cell, box) in a list for every cell the box covers
@@ -18,7 +18,7 @@
 //! lower-left corner. The corner lies in both boxes, so its cell (computed by the same
 //! floor as theirs) is always one both were inserted in.
 //!
-//! Cell size: seed 001 notes the grid works best when bodies have similar sizes, and the
+//! Cell size: Chulanov (2016) notes the grid works best when bodies have similar sizes, and the
 //! cell should be about one body: much smaller and every body fills many cells (more
 //! entries to sort), much larger and many bodies share a cell (more pairs tested). By
 //! default it is the median of the boxes' larger side, recomputed each step. The median,

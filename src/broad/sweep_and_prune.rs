@@ -1,4 +1,4 @@
-//! Sweep and prune (seed 001; Baraff's "sort and sweep", Cohen et al.'s I-COLLIDE, 1995)
+//! Sweep and prune (Chulanov 2016; Baraff's "sort and sweep", Cohen et al.'s I-COLLIDE, 1995)
 //! along x.
 //!
 //! ```text

@@ -53,7 +53,7 @@ enum Command {
     /// Open the window, run a scene for some frames, save a screenshot (PNG) and exit
     #[cfg(feature = "sandbox")]
     Render(window::RenderArgs),
-    /// Reproduce seed 000's Fig. 3 (NonConvexSat against SAT and GJK/EPA over a convex
+    /// Reproduce Fayzrakhmanov et al.'s (2015) Fig. 3 (NonConvexSat against SAT and GJK/EPA over a convex
     /// decomposition, and parry2d) on shape families at fixed distances, with accuracy
     /// against an exact oracle; Markdown on stdout, CSV and SVG files
     Bench(bench::BenchArgs),

@@ -1,4 +1,4 @@
-//! Pseudo-continuous detection (seed 003): fast bodies must not pass through thin ones.
+//! Pseudo-continuous detection (Ren and Xie 2011): fast bodies must not pass through thin ones.
 //!
 //! The discrete pipeline only looks at the pose a body has at the end of each substep.
 //! A body that moves further than its own thickness (plus the obstacle's) in one
@@ -28,7 +28,7 @@
 //! may still pass through each other), and targets are frozen at their end poses, which
 //! is exact for static bodies and off by less than the fast threshold for slow ones.
 //!
-//! # Interpolation (seed 003)
+//! # Interpolation (Ren and Xie 2011)
 //!
 //! Intermediate poses spaced so that no point of the body moves more than
 //! `fraction × min_extent` between two of them (n = ⌈s / (fraction·min_extent)⌉,
@@ -310,7 +310,7 @@ fn hits_any(
     })
 }
 
-/// Seed 003's motion interpolation: the τ of the first overlapping intermediate pose,
+/// Ren and Xie's (2011) motion interpolation: the τ of the first overlapping intermediate pose,
 /// refined by bisection (module docs). `None` when no pose overlaps.
 fn toi_by_interpolation(
     body: &Body,

@@ -36,7 +36,7 @@
 //! - `projection.rs`: the papers' literal projection, (1 + e)·λ —
 //!   [`Resolution::LiteralProjection`];
 //! - `integrate.rs`: semi-implicit Euler and its known error;
-//! - `continuous.rs`: pseudo-continuous detection (seed 003): fast bodies are swept by
+//! - `continuous.rs`: pseudo-continuous detection (Ren and Xie 2011): fast bodies are swept by
 //!   intermediate poses or by conservative advancement and rolled back to the moment of
 //!   contact, so they do not tunnel ([`ContinuousMode`]);
 //! - `sleep.rs`: islands of bodies joined by contacts (union–find); an island whose

@@ -1,4 +1,4 @@
-//! Race mode: seed 000's comparison of the three narrow phases, running inside the
+//! Race mode: Fayzrakhmanov et al.'s (2015) comparison of the three narrow phases, running inside the
 //! simulation.
 //!
 //! The paper measures the average time each algorithm takes to resolve a collision on
@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 pub const NORMAL_ANGLE_LIMIT_DEG: f32 = 10.0;
 
 /// Depths further apart than this fraction of the larger one are a disagreement. The
-/// decomposed algorithms agree with each other to about 1e-4 relative; seed 000's MTV
+/// decomposed algorithms agree with each other to about 1e-4 relative; Fayzrakhmanov et al.'s (2015) MTV
 /// is over 1.5 times the exact one on a quarter of non-convex pairs (see the README's
 /// measurements), so 10% catches that and ignores rounding.
 pub const DEPTH_RELATIVE_LIMIT: f32 = 0.10;

@@ -98,9 +98,9 @@ pub struct WorldSettings {
     /// switching changes only the time it takes. Default sweep-and-prune.
     pub broad_phase: BroadPhaseKind,
 
-    // --- Pseudo-continuous detection (seed 003; `continuous.rs`) ---
+    // --- Pseudo-continuous detection (Ren and Xie 2011; `continuous.rs`) ---
     /// How fast bodies are kept from passing through thin ones. Default
-    /// [`ContinuousMode::Interpolation`], seed 003's own method: it needs nothing but the
+    /// [`ContinuousMode::Interpolation`], Ren and Xie's (2011) own method: it needs nothing but the
     /// narrow phase the user picked, so it works for every shape and every algorithm,
     /// and a slow scene never pays for it.
     pub continuous: ContinuousMode,
@@ -144,7 +144,7 @@ pub enum ContinuousMode {
     /// Discrete only: a body jumps from pose to pose and can pass through anything
     /// thinner than its motion in one substep.
     Off,
-    /// Seed 003: intermediate poses along the motion, spaced by
+    /// Ren and Xie (2011): intermediate poses along the motion, spaced by
     /// [`WorldSettings::continuous_fraction`] of the body's extent, tested with the
     /// narrow phase; the first pose that hits is rolled back by bisection to the moment
     /// of contact.

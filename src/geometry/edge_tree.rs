@@ -1,7 +1,7 @@
 //! A static bounding-volume tree over a polygon's edges (and, with the same code, over
-//! its convex pieces): seed 002's hierarchy, in 2D, with axis-aligned boxes.
+//! its convex pieces): Liu et al.'s (2018) hierarchy, in 2D, with axis-aligned boxes.
 //!
-//! Seed 002 (Liu, Jiang, Shi) makes meshes of 15k–125k triangles collide quickly by
+//! Liu, Jiang and Shi (2018) make meshes of 15k–125k triangles collide quickly by
 //! descending a tree of bounding volumes only where volumes overlap, so that the cost
 //! T = Nv·Cv + Np·Cp has few primitive tests. In 2D the primitives are edges. Two
 //! queries use the tree here, and both give *bit-identical* answers to the brute-force

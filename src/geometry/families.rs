@@ -1,8 +1,8 @@
 //! Families of test shapes: stars, combs, gears, L and U shapes, spirals, random simple
 //! polygons, coastlines and convex polygons, each at a requested vertex count.
 //!
-//! Seed 000 measures its non-convex SAT "on sets of non-convex objects"; seed 002
-//! measures on meshes of growing size. These generators give both: every family takes a
+//! Fayzrakhmanov et al. (2015) measure their non-convex SAT "on sets of non-convex objects"; Liu et al. (2018)
+//! measure on meshes of growing size. These generators give both: every family takes a
 //! target vertex count `n` and a size in metres and returns counter-clockwise vertices
 //! that [`crate::geometry::Polygon::new`] accepts, centred on the origin and fitting in a
 //! square of side `size`. The count is reached exactly where the family allows it and

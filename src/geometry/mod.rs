@@ -1,8 +1,8 @@
 //! Shapes and the geometry computed once per shape.
 //!
 //! Three shapes cover what the sandbox needs: [`Circle`], [`Polygon`] (any simple
-//! polygon, convex or not) and [`Segment`] (walls and lines, like the pool borders of
-//! seed 003). All coordinates are in the shape's local frame, in metres, y-up; a
+//! polygon, convex or not) and [`Segment`] (walls and lines, like the pool borders in
+//! Ren and Xie 2011). All coordinates are in the shape's local frame, in metres, y-up; a
 //! [`crate::math::Pose`] places that frame in the world.
 //!
 //! Building a polygon validates and normalises it (see [`Polygon::new`]) and caches what

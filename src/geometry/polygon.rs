@@ -8,7 +8,7 @@ use crate::math::{cross, Vec2};
 /// A simple polygon (convex or not) in its local frame, validated and normalised:
 /// counter-clockwise, no duplicate or collinear vertices, at least three vertices,
 /// non-zero area, no self-intersection. Convexity and a convex decomposition are
-/// computed once, here, and cached, with two bounding-volume trees (seed 002): one over
+/// computed once, here, and cached, with two bounding-volume trees (Liu et al. 2018): one over
 /// the edges, one over the convex pieces (see [`EdgeTree`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Polygon {
@@ -152,7 +152,7 @@ impl Polygon {
     }
 
     /// The whole polygon as a view (only convex queries are exact on it; the
-    /// non-convex SAT of seed 000 reads it as is).
+    /// non-convex SAT of Fayzrakhmanov et al. (2015) reads it as is).
     pub fn view(&self) -> ConvexView<'_> {
         ConvexView {
             vertices: &self.vertices,

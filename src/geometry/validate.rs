@@ -168,7 +168,7 @@ fn crossing_error(points: &[Vec2], edge_a: usize, edge_b: usize) -> PolygonError
 /// positions in `kept` (edge `k` joins `kept[k]` to `kept[k + 1]`). Neighbouring edges
 /// may share their common vertex and nothing else; other edges may share nothing.
 ///
-/// Uniform grid (the spatial hashing of seed 001's broad phase, applied to edges):
+/// Uniform grid (the spatial hashing of Chulanov's (2016) broad phase, applied to edges):
 ///
 /// ```text
 /// cell = max(mean edge box size, sqrt(polygon box area / n))

@@ -44,6 +44,6 @@ mod state;
 
 pub use lesson::{EditError, ExactAnswer, Lesson, LessonError, MinkowskiPiece, MinkowskiView};
 pub use narration::{fmt_num, narrate, Card};
-pub use player::{Granularity, Player, StepKind};
+pub use player::{loop_position, Granularity, LoopKind, LoopPosition, Player, StepKind};
 pub use pseudocode::Listing;
 pub use state::{state_at, EpaView, GjkView, ResultView, SatRow, StepState};

@@ -141,7 +141,7 @@ fn begin(algorithm: Algorithm, pieces_a: usize, pieces_b: usize) -> Card {
     let (text, listing, line) = match algorithm {
         Algorithm::NonConvexSat => (
             format!(
-                "Seed 000's separating axis test on the whole outlines, without cutting them into convex \
+                "Fayzrakhmanov et al.'s (2015) separating axis test on the whole outlines, without cutting them into convex \
                  pieces. Every edge of A and of B gives an axis; if the shadows (projections) of A and B on \
                  some axis do not overlap, a line perpendicular to it separates the shapes. If every axis \
                  overlaps, the axis with the least overlap gives the push that separates them. For convex \

@@ -5,7 +5,7 @@
 //! advances by the elapsed time the caller passes in; the player never reads a clock.
 //!
 //! Steps group into *iterations*, the unit of "next iteration": a SAT axis together with
-//! seed 000's edge test on it, one GJK loop, one EPA loop, a bounding-box test together
+//! Fayzrakhmanov et al.'s (2015) edge test on it, one GJK loop, one EPA loop, a bounding-box test together
 //! with the piece pair it lets through, and every other step on its own.
 
 use super::narration::{narrate, Card};
@@ -70,6 +70,76 @@ impl StepKind {
     /// its axis, a piece pair finishes its bounding-box test).
     fn starts_iteration(self) -> bool {
         !matches!(self, StepKind::EdgeTest | StepKind::PiecePair)
+    }
+}
+
+/// Which loop of the algorithm a step belongs to, numbered the way its narration card
+/// numbers it (1-based), so that the player's header and the card never disagree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopPosition {
+    /// The loop: SAT's axes, GJK's or EPA's iterations.
+    pub kind: LoopKind,
+    /// 1-based number of this pass through the loop.
+    pub number: usize,
+    /// Passes through this run of the loop (a piece pair's GJK run counts its own).
+    pub count: usize,
+}
+
+/// The loops a trace steps through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopKind {
+    /// One SAT axis (with its edge test, when there is one).
+    Axis,
+    /// One GJK iteration.
+    Gjk,
+    /// One EPA iteration.
+    Epa,
+}
+
+impl std::fmt::Display for LoopKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LoopKind::Axis => "axis",
+            LoopKind::Gjk => "GJK iteration",
+            LoopKind::Epa => "EPA iteration",
+        })
+    }
+}
+
+impl std::fmt::Display for LoopPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} of {}", self.kind, self.number, self.count)
+    }
+}
+
+/// The loop pass step `index` of `steps` belongs to; `None` outside every loop.
+pub fn loop_position(steps: &[TraceStep], index: usize) -> Option<LoopPosition> {
+    // A run of one loop is the contiguous steps of its kind; GJK and EPA restart their
+    // count for every piece pair, so the count is the run's, not the trace's.
+    let run_length = |is_kind: fn(&TraceStep) -> bool| {
+        let before = steps[..index].iter().rev().take_while(|s| is_kind(s)).count();
+        let after = steps[index..].iter().take_while(|s| is_kind(s)).count();
+        before + after
+    };
+    match steps.get(index)? {
+        TraceStep::SatAxis(axis) => Some(LoopPosition {
+            kind: LoopKind::Axis,
+            number: axis.index + 1,
+            count: axis.total,
+        }),
+        // An edge test finishes the axis before it.
+        TraceStep::EdgeTest(_) if index > 0 => loop_position(steps, index - 1),
+        TraceStep::Gjk(g) => Some(LoopPosition {
+            kind: LoopKind::Gjk,
+            number: g.iteration as usize + 1,
+            count: run_length(|s| matches!(s, TraceStep::Gjk(_))),
+        }),
+        TraceStep::Epa(e) => Some(LoopPosition {
+            kind: LoopKind::Epa,
+            number: e.iteration as usize + 1,
+            count: run_length(|s| matches!(s, TraceStep::Epa(_))),
+        }),
+        _ => None,
     }
 }
 
@@ -150,6 +220,11 @@ impl Player {
     /// The views' data at step `index` (clamped).
     pub fn state_at(&self, index: usize) -> StepState {
         state_at(&self.trace, index)
+    }
+
+    /// The loop pass of the step shown, numbered as its card numbers it.
+    pub fn loop_position(&self) -> Option<LoopPosition> {
+        loop_position(&self.trace.steps, self.cursor)
     }
 
     /// The narration card of the step shown.

@@ -7,9 +7,9 @@
 pub enum Listing {
     /// SAT on two convex pieces (`sat.rs`).
     Sat,
-    /// Seed 000's eleven steps on whole polygons (`sat_nonconvex.rs`).
+    /// Fayzrakhmanov et al.'s (2015) eleven steps on whole polygons (`sat_nonconvex.rs`).
     NonConvexSat,
-    /// Circle against polygon by Voronoi regions (`circle.rs`, seed 003).
+    /// Circle against polygon by Voronoi regions (`circle.rs`; Ren and Xie 2011).
     CircleVoronoi,
     /// GJK (`gjk.rs`).
     Gjk,
@@ -37,7 +37,7 @@ impl Listing {
     pub fn name(self) -> &'static str {
         match self {
             Listing::Sat => "SAT (convex)",
-            Listing::NonConvexSat => "Non-convex SAT (seed 000)",
+            Listing::NonConvexSat => "Non-convex SAT (Fayzrakhmanov et al. 2015)",
             Listing::CircleVoronoi => "Circle against polygon (Voronoi regions)",
             Listing::Gjk => "GJK",
             Listing::Epa => "EPA",

@@ -16,7 +16,7 @@ pub struct SatRow {
     pub pieces: (usize, usize),
     /// The axis with both intervals and the gap.
     pub axis: SatAxisStep,
-    /// Seed 000's per-edge test on this axis, when it ran and has been reached.
+    /// Fayzrakhmanov et al.'s (2015) per-edge test on this axis, when it ran and has been reached.
     pub edge_test: Option<EdgeTestStep>,
     /// The smallest overlap of this test after this row (`None` before any counts).
     pub running_min: Option<f32>,

@@ -1,7 +1,7 @@
 //! Circles: circle against circle, and circle against polygon or segment by Voronoi
-//! regions (seed 003).
+//! regions (Ren and Xie 2011).
 //!
-//! Seed 003's rule: if the circle's centre lies in a vertex's Voronoi region, the test is
+//! Ren and Xie's (2011) rule: if the circle's centre lies in a vertex's Voronoi region, the test is
 //! the centre-to-vertex distance; otherwise the edge normals decide (SAT). Finding the
 //! closest boundary feature to the centre gives that region directly — the closest
 //! feature is a vertex exactly when the centre is in that vertex's region — and it stays

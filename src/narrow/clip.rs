@@ -10,7 +10,7 @@
 //!
 //! Candidates are the two edges beside each shape's support vertex along the normal, so
 //! the same code serves convex pieces, segments and whole non-convex outlines (for those
-//! the support vertex is on the convex hull, which is what seed 000's whole-polygon
+//! the support vertex is on the convex hull, which is what Fayzrakhmanov et al.'s (2015) whole-polygon
 //! answer refers to).
 
 use super::contact::{ContactId, ContactPoint, ContactPoints};

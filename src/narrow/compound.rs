@@ -307,8 +307,9 @@ fn collide_pieces(
 pub const PIECE_TREE_MIN_PAIRS: usize = 64;
 
 /// The piece pairs whose world boxes overlap, found by descending both polygons' piece
-/// trees (seed 002's bounding-volume hierarchy) instead of testing all `na × nb` pairs —
-/// into `found`, returning true — or false when the all-pairs loop should run: a trace is being recorded (lessons show
+/// trees (Liu et al.'s (2018) bounding-volume hierarchy) instead of testing all
+/// `na × nb` pairs — into `found`, returning true — or false when the all-pairs loop
+/// should run: a trace is being recorded (lessons show
 /// every box test), culling is off, a shape is not a polygon, the policy says never, or
 /// there are few pairs.
 ///

@@ -85,7 +85,7 @@ impl Serialize for ContactPoints {
     }
 }
 
-/// Work one query did — the counts behind the cost model T = Nv·Cv + Np·Cp of seeds 002
+/// Work one query did — the counts behind the cost model T = Nv·Cv + Np·Cp of Liu et al. (2018)
 /// and 004. Every algorithm fills the counters that apply to it and leaves the rest 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 pub struct Work {
@@ -98,7 +98,7 @@ pub struct Work {
     pub piece_pairs_tested: u32,
     /// Separating axes projected onto.
     pub axes_tested: u32,
-    /// Per-edge tests of seed 000's step 7 (non-convex A).
+    /// Per-edge tests of Fayzrakhmanov et al.'s (2015) step 7 (non-convex A).
     pub edge_tests: u32,
     /// Support-mapping evaluations (one per shape per call).
     pub support_calls: u32,
@@ -126,7 +126,7 @@ impl Work {
     }
 }
 
-/// The answer to "do A and B overlap, and how do I separate them?" (seed 003's output:
+/// The answer to "do A and B overlap, and how do I separate them?" (Ren and Xie's (2011) output:
 /// Intersect, MinimumTranslationVector, NormalAxis, ActionPoint), in the world frame.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize)]
 pub struct Contact {

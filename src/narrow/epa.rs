@@ -3,7 +3,7 @@
 //!
 //! Sources: G. van den Bergen, "Proximity Queries and Penetration Depth Computation on 3D
 //! Game Objects", GDC 2001 (and his book *Collision Detection in Interactive 3D
-//! Environments*, 2004); seed 001's description. In 2D the polytope is a convex polygon
+//! Environments*, 2004); Chulanov's (2016) description. In 2D the polytope is a convex polygon
 //! inside A − B that holds the origin:
 //!
 //! ```text

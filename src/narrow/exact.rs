@@ -97,7 +97,7 @@ pub fn overlap_area(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> f32 {
 }
 
 /// [`overlap_area`] with the piece pairs found by descending both polygons' piece trees
-/// (seed 002's hierarchy; `geometry::edge_tree`) instead of trying every pair: only pieces
+/// (Liu et al.'s (2018) hierarchy; `geometry::edge_tree`) instead of trying every pair: only pieces
 /// whose boxes overlap are clipped. Pieces with disjoint boxes have an empty
 /// intersection, so the area is the same up to the order of the f64 sum (relative
 /// 1e-12). Returns the area and the box tests done.

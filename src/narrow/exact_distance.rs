@@ -1,5 +1,5 @@
 //! Exact signed distance between two polygons (or segments), fast enough to place
-//! thousands of benchmark pairs at a chosen distance (seed 002's fixed-distance poses).
+//! thousands of benchmark pairs at a chosen distance (Liu et al.'s (2018) fixed-distance poses).
 //!
 //! - Separated or touching: the distance is the least distance between an edge of A and
 //!   an edge of B (two disjoint simple polygons, neither inside the other, are closest
@@ -157,7 +157,7 @@ pub fn signed_distance_capped(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose
 
 /// Places B so that its signed distance to A is `target` metres: B turned by
 /// `angle_b` radians, its origin at `pose_a.translation + direction · s`, with s found by
-/// bisection on [0, `reach`] (seed 002's fixed-distance poses). `direction` is a unit
+/// bisection on [0, `reach`] (Liu et al.'s (2018) fixed-distance poses). `direction` is a unit
 /// world vector.
 ///
 /// Bisection needs the signed distance below the target at s = 0 and above it at

@@ -6,7 +6,7 @@
 //! (closest point on a segment / triangle by Voronoi regions); E. Catto, Box2D's
 //! `b2ShapeDistance` (barycentric sub-solvers, duplicate-support termination).
 //!
-//! GJK never looks at A − B (the configuration-space obstacle, seed 001) as a whole; it
+//! GJK never looks at A − B (the configuration-space obstacle; Chulanov 2016) as a whole; it
 //! asks A and B for support points and keeps a simplex (point, segment, triangle) of
 //! support points of A − B. The distance between A and B is the distance from the origin
 //! to A − B, and the shapes overlap exactly when A − B holds the origin.

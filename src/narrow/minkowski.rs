@@ -1,5 +1,5 @@
 //! The Minkowski difference A − B of two convex shapes (the configuration-space obstacle
-//! of seed 001): the set {a − b : a ∈ A, b ∈ B}. A and B overlap exactly when it holds the
+//! in Chulanov 2016): the set {a − b : a ∈ A, b ∈ B}. A and B overlap exactly when it holds the
 //! origin, their distance is its distance from the origin, and the penetration depth is
 //! the distance from the origin to its boundary. GJK and EPA only sample it through
 //! support points; lessons draw all of it, and exact ray exits are computed against it.

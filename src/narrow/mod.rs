@@ -1,11 +1,11 @@
 //! The narrow phase: do two posed shapes overlap, and how do we separate them?
 //!
 //! One entry point, [`collide`], takes two shapes with their poses and the chosen
-//! [`Algorithm`]; every algorithm answers with the same [`Contact`] (seed 003's output:
+//! [`Algorithm`]; every algorithm answers with the same [`Contact`] (Ren and Xie's (2011) output:
 //! intersect, minimum translation vector, normal, depth, contact points) and reports
 //! the [`Work`] it did, so the cost model T = Nv·Cv + Np·Cp can be shown.
 //!
-//! - [`Algorithm::NonConvexSat`] — seed 000: SAT on whole polygons, no decomposition,
+//! - [`Algorithm::NonConvexSat`] — Fayzrakhmanov et al. (2015): SAT on whole polygons, no decomposition,
 //!   with its per-edge test for a non-convex A (`sat_nonconvex.rs`). A heuristic: fast,
 //!   sometimes wrong, and we measure how often.
 //! - [`Algorithm::SatDecomposed`] — SAT (`sat.rs`) between every pair of convex pieces
@@ -13,7 +13,7 @@
 //! - [`Algorithm::GjkEpa`] — GJK (`gjk.rs`) and EPA (`epa.rs`) on the same piece pairs,
 //!   combined the same way.
 //!
-//! Circles use Voronoi regions (`circle.rs`, seed 003); contact points come from
+//! Circles use Voronoi regions (`circle.rs`; Ren and Xie 2011); contact points come from
 //! clipping the incident edge against the reference edge (`clip.rs`). `exact.rs` holds
 //! the exact polygon-overlap oracle the tests and benchmarks measure against.
 //!
@@ -53,7 +53,7 @@ use serde::{Deserialize, Serialize};
 /// The narrow-phase algorithms the user can pick at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Algorithm {
-    /// Seed 000: SAT on whole (possibly non-convex) polygons, no decomposition.
+    /// Fayzrakhmanov et al. (2015): SAT on whole (possibly non-convex) polygons, no decomposition.
     #[default]
     NonConvexSat,
     /// SAT over every pair of convex pieces, culled by bounding boxes.
@@ -148,7 +148,7 @@ pub struct NarrowConfig {
 /// 1.0x.
 pub const EDGE_TREE_MIN_VERTICES: u32 = 5000;
 
-/// Whether a query descends the polygons' bounding-volume trees (seed 002) or scans every
+/// Whether a query descends the polygons' bounding-volume trees (Liu et al. 2018) or scans every
 /// vertex. The answers are identical; only the time differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EdgeTreePolicy {

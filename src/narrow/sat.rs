@@ -7,7 +7,7 @@
 //! edge normals of both shapes are exactly the edge normals of the Minkowski difference
 //! A − B, that smallest overlap is the exact penetration depth.
 //!
-//! Seed 002's lesson: never transform primitives one by one. Everything here happens in
+//! Liu et al.'s (2018) lesson: never transform primitives one by one. Everything here happens in
 //! A's local frame; B's vertices are projected by turning the *axis* into B's frame
 //! (one rotation per axis) instead of turning B's vertices into A's frame.
 

@@ -1,4 +1,4 @@
-//! Seed 000: the separating axis test on whole, possibly non-convex polygons, without
+//! Fayzrakhmanov et al. (2015): the separating axis test on whole, possibly non-convex polygons, without
 //! convex decomposition (Fayzrakhmanov et al.).
 //!
 //! The paper's steps, for polygons PA and PB (what each line of code below implements is
@@ -30,12 +30,12 @@
 //! tolerance, and step 7 treats B resting exactly on the edge's line as one side.
 //!
 //! Step 4 is the hot loop — every axis projects every vertex, O(n·m) in all — so a
-//! polygon with many vertices projects through its edge tree instead (seed 002's
+//! polygon with many vertices projects through its edge tree instead (Liu et al.'s (2018)
 //! bounding-volume hierarchy; `NarrowConfig::edge_tree`), with the same result bit for
 //! bit and O((n + m) log n) work on typical outlines.
 //!
 //! Circles have no edges; with a circle involved the whole-outline Voronoi test of
-//! `circle.rs` (seed 003) answers instead.
+//! `circle.rs` (Ren and Xie 2011) answers instead.
 
 use super::circle::{penetration_circle_circle, penetration_outline_circle};
 use super::contact::{Contact, Work};
@@ -45,7 +45,7 @@ use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
 use crate::geometry::{mass::polygon_centroid, ConvexView, EdgeTree, Shape};
 use crate::math::{Pose, Vec2};
 
-/// Seed 000's algorithm (circles by Voronoi regions). See the module docs.
+/// Fayzrakhmanov et al.'s (2015) algorithm (circles by Voronoi regions). See the module docs.
 pub(crate) fn collide_nonconvex_sat(
     a: &Shape,
     pose_a: &Pose,
@@ -75,7 +75,7 @@ pub(crate) fn collide_nonconvex_sat(
         _ => {
             let a_nonconvex = matches!(a, Shape::Polygon(p) if !p.is_convex());
             let trees = (edge_tree_of(a, config), edge_tree_of(b, config));
-            seed000(
+            sat_whole_outlines(
                 &va,
                 pose_a,
                 a_nonconvex,
@@ -106,7 +106,7 @@ fn edge_tree_of<'s>(shape: &'s Shape, config: &NarrowConfig) -> Option<&'s EdgeT
 }
 
 /// Step 4's projection of one outline: through its edge tree when there is one (the
-/// same interval, bit for bit, visiting O(log n) nodes on typical outlines — seed 002's
+/// same interval, bit for bit, visiting O(log n) nodes on typical outlines — Liu et al.'s (2018)
 /// hierarchy, see `geometry::edge_tree`), else over every vertex.
 #[inline]
 fn project_outline(vertices: &[Vec2], tree: Option<&EdgeTree>, axis: Vec2, work: &mut Work) -> (f32, f32) {
@@ -138,7 +138,7 @@ fn outline_center(view: &ConvexView) -> Vec2 {
 /// Steps 1–10 on two outlines. `None` when an axis separates them or step 7 finds that
 /// no edge of non-convex A touches B.
 #[allow(clippy::too_many_arguments)]
-fn seed000(
+fn sat_whole_outlines(
     a: &ConvexView,
     pose_a: &Pose,
     a_nonconvex: bool,

@@ -78,9 +78,9 @@ pub enum TraceStep {
     },
     /// A separating-axis projection.
     SatAxis(SatAxisStep),
-    /// Seed 000's step 7: does the edge of non-convex A that gave this axis touch B?
+    /// Fayzrakhmanov et al.'s (2015) step 7: does the edge of non-convex A that gave this axis touch B?
     EdgeTest(EdgeTestStep),
-    /// Circle against polygon: the Voronoi region holding the centre (seed 003).
+    /// Circle against polygon: the Voronoi region holding the centre (Ren and Xie 2011).
     Voronoi(VoronoiStep),
     /// One GJK iteration.
     Gjk(GjkStep),
@@ -153,7 +153,7 @@ pub struct SatAxisStep {
     pub new_minimum: bool,
 }
 
-/// Seed 000's per-edge test: the edge's own projection against B's interval.
+/// Fayzrakhmanov et al.'s (2015) per-edge test: the edge's own projection against B's interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct EdgeTestStep {
     /// Edge of A.

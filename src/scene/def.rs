@@ -232,7 +232,7 @@ impl std::str::FromStr for ResolutionDef {
     }
 }
 
-/// Pseudo-continuous detection (seed 003): what keeps a fast body from passing through
+/// Pseudo-continuous detection (Ren and Xie 2011): what keeps a fast body from passing through
 /// a thin one between two steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum ContinuousDef {

@@ -348,7 +348,7 @@ pub struct VoronoiPair {
 pub const MAX_VORONOI_PAIRS: usize = 24;
 
 /// The Voronoi region of the whole outline of `polygon` holding `circle`'s centre, by
-/// seed 000's narrow phase (which tests circles against whole outlines, exact for
+/// Fayzrakhmanov et al.'s (2015) narrow phase (which tests circles against whole outlines, exact for
 /// non-convex ones too) with a trace.
 pub fn voronoi_pair(world: &World, polygon: BodyHandle, circle: BodyHandle) -> Option<VoronoiPair> {
     let p = world.body(polygon)?;
@@ -434,7 +434,7 @@ pub struct RhoEntry {
     pub fingerprint: u64,
     /// The body's angle then (AABBs and 8-DOPs fit differently as a body turns).
     pub angle: f32,
-    /// Hausdorff distance over diameter (seed 004).
+    /// Hausdorff distance over diameter (Zakharov and Sadykov 2003).
     pub rho: f32,
     /// For the kinds that turn with the body (circle, OBB): the volume's outline in the
     /// body's frame, posed for drawing.

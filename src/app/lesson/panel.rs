@@ -137,7 +137,7 @@ pub fn show(ctx: &egui::Context, state: &mut AppState) {
                     .default_open(false)
                     .show(ui, |ui| super::knobs::knobs_ui(ui, mode));
                 ui.add_space(6.0);
-                ui.small(
+                ui.weak(
                     "Drag a shape to move it, a vertex handle to reshape it; wheel while dragging or Q/E to \
                      turn; right drag pans, wheel zooms a view; hover a dot of A − B to see its pair. Keys: \
                      Right arrow: next, Left arrow: previous, Home, End, Space: play.",
@@ -260,13 +260,13 @@ fn player_ui(ui: &mut egui::Ui, mode: &mut LessonMode) {
         p.seek(index);
     }
     ui.horizontal(|ui| {
-        ui.label(format!(
-            "Step {} of {} · iteration {} of {}",
-            p.cursor() + 1,
-            p.len(),
-            p.iteration_of(p.cursor()) + 1,
-            p.iteration_count()
-        ));
+        // The loop is numbered as the card numbers it (both 1-based): the player's own
+        // groups of steps start with the set-up, so their count would run one ahead.
+        let step = format!("Step {} of {}", p.cursor() + 1, p.len());
+        match p.loop_position() {
+            Some(pass) => ui.label(format!("{step} · {pass}")),
+            None => ui.label(step),
+        };
     });
     ui.horizontal(|ui| {
         let mut g = p.granularity();
@@ -308,7 +308,7 @@ fn pseudocode_ui(ui: &mut egui::Ui, card: &Card) {
             ui.set_width(ui.available_width());
             for (i, text) in card.listing.lines().iter().enumerate() {
                 let current = i == card.pseudocode_line;
-                // Seed 000's listing numbers its own steps.
+                // Fayzrakhmanov et al.'s (2015) listing numbers its own steps.
                 let numbered = text.trim_start().starts_with(|c: char| c.is_ascii_digit());
                 let number = if numbered {
                     String::new()

@@ -36,7 +36,7 @@ pub fn axis_name(row: &SatRow) -> String {
     }
 }
 
-/// The numbers of a row: the overlap or the gap, the running minimum, seed 000's edge test.
+/// The numbers of a row: the overlap or the gap, the running minimum, Fayzrakhmanov et al.'s (2015) edge test.
 pub fn row_numbers(row: &SatRow) -> String {
     let mut text = if row.axis.gap > 0.0 {
         format!("gap {}: separated!", fmt_num(row.axis.gap))

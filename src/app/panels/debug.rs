@@ -5,6 +5,7 @@ use super::super::draw::debug::bounds::kind_name;
 use super::super::draw::debug::metres;
 use super::super::flags::DebugFlags;
 use super::super::state::AppState;
+use super::super::tools::body_label;
 use crate::app::debug_cache::FocusPair;
 use crate::bounds::BoundKind;
 
@@ -13,7 +14,7 @@ use crate::bounds::BoundKind;
 pub struct DebugPanel {}
 
 /// One line about the focus pair: who, the answer, the work.
-pub fn focus_readout(focus: &FocusPair) -> String {
+pub fn focus_readout(state: &AppState, focus: &FocusPair) -> String {
     let c = &focus.contact;
     let answer = if c.intersect {
         format!("intersect, depth {}", metres(c.depth))
@@ -29,8 +30,9 @@ pub fn focus_readout(focus: &FocusPair) -> String {
         format!(", {} axes (by {})", focus.axes.len(), focus.axes_algorithm.name())
     };
     format!(
-        "body {} × body {}: {answer}{axes}, Nv {nv}, Np {np}",
-        focus.choice.a.index, focus.choice.b.index
+        "{} × {}: {answer}{axes}, Nv {nv}, Np {np}",
+        body_label(state, focus.choice.a),
+        body_label(state, focus.choice.b)
     )
 }
 
@@ -96,7 +98,7 @@ impl DebugPanel {
         ui.separator();
         match state.debug_cache.focus.as_ref() {
             Some(focus) => {
-                ui.label(focus_readout(focus));
+                ui.label(focus_readout(state, focus));
                 ui.weak(format!(
                     "{} · {}",
                     focus.choice.reason.describe(),

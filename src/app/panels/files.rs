@@ -6,7 +6,7 @@ use super::super::files::{self, OpenOutcome, Pending, RecentFiles};
 use super::super::input::{FrameInput, Key};
 use super::super::state::AppState;
 use super::UiRequests;
-use egui_file_dialog::FileDialog;
+use egui_file_dialog::{DialogState, FileDialog};
 use std::path::{Path, PathBuf};
 
 /// Which question the file dialog is answering.
@@ -42,13 +42,17 @@ impl Default for FilesPanel {
     }
 }
 
+/// The save-as dialog's name for scene files; the dialog adds " (.ron)".
+const SAVE_EXTENSION_NAME: &str = "Scene";
+
 fn new_dialog() -> FileDialog {
     FileDialog::new()
         .title("Scene")
         .add_file_filter_extensions("Scenes (*.ron)", vec!["ron"])
         .default_file_filter("Scenes (*.ron)")
-        .add_save_extension("Scene (.ron)", "ron")
-        .default_save_extension("Scene (.ron)")
+        // The dialog shows a save extension as "{name} (.{extension})" itself.
+        .add_save_extension(SAVE_EXTENSION_NAME, "ron")
+        .default_save_extension(SAVE_EXTENSION_NAME)
         .default_size([720.0, 480.0])
 }
 
@@ -94,6 +98,12 @@ impl FilesPanel {
             self.dialog.config_mut().initial_directory = dir.to_path_buf();
         }
         self.dialog.save_file();
+    }
+
+    /// A dialog (the file dialog, or "Unsaved edits") is open: until it closes, keys
+    /// and clicks are its alone.
+    pub fn modal_open(&self) -> bool {
+        self.pending.is_some() || matches!(self.dialog.state(), DialogState::Open)
     }
 
     /// Ctrl+O, Ctrl+S, Ctrl+Shift+S, and files dropped onto the window.
@@ -207,29 +217,32 @@ impl FilesPanel {
             ),
             Pending::Quit => "The scene has unsaved edits. Quit and discard them?".to_string(),
         };
-        egui::Window::new("Unsaved edits")
-            .collapsible(false)
-            .resizable(false)
-            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(ctx, |ui| {
-                ui.label(question);
-                ui.horizontal(|ui| {
-                    if ui.button("Save first").clicked() {
-                        self.save(state);
-                        if !state.dirty {
-                            self.resolve(state, &pending);
-                        }
-                        self.pending = None;
-                    }
-                    if ui.button("Discard edits").clicked() {
+        // A modal: egui blocks every other panel behind a backdrop (the window loop keeps
+        // the world and the shortcuts away, see `modal_open`). Escape cancels; a click
+        // beside it does nothing, so a stray click cannot answer the question.
+        egui::Modal::new(egui::Id::new("unsaved edits")).show(ctx, |ui| {
+            ui.heading("Unsaved edits");
+            ui.label(question);
+            ui.horizontal(|ui| {
+                if ui.button("Save first").clicked() {
+                    self.save(state);
+                    if !state.dirty {
                         self.resolve(state, &pending);
-                        self.pending = None;
                     }
-                    if ui.button("Cancel").clicked() {
-                        self.pending = None;
-                    }
-                });
+                    self.pending = None;
+                }
+                if ui.button("Discard edits").clicked() {
+                    self.resolve(state, &pending);
+                    self.pending = None;
+                }
+                if ui.button("Cancel").clicked() {
+                    self.pending = None;
+                }
             });
+        });
+        if ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+            self.pending = None;
+        }
     }
 
     fn resolve(&mut self, state: &mut AppState, pending: &Pending) {
@@ -330,5 +343,37 @@ mod tests {
         assert_eq!(p.pending, Some(Pending::Quit));
         p.resolve(&mut s, &Pending::Quit);
         assert!(p.quit_requested(&s));
+    }
+
+    /// While "Unsaved edits" is open, H, F, Space, Ctrl+O and a click in the world do
+    /// nothing: the frame is withheld from everything but the dialog.
+    #[test]
+    fn an_open_dialog_takes_the_keys_and_clicks() {
+        use crate::app::input::{self, Button};
+        let (mut p, mut s) = (panel(), state());
+        s.dirty = true;
+        assert!(!p.quit_requested(&s));
+        assert!(p.modal_open());
+        let (help, paused, camera) = (s.show_help, s.clock.is_paused(), s.camera);
+        let mut frame = FrameInput {
+            mouse_px: Vec2::new(400.0, 300.0),
+            pressed: vec![Button::Left],
+            down: vec![Button::Left],
+            keys: vec![Key::H, Key::F, Key::Space, Key::O],
+            ctrl: true,
+            wheel: 3.0,
+            ..FrameInput::default()
+        };
+        frame.withhold_for_modal();
+        input::camera_input(&mut s, &frame, frame.mouse_px);
+        input::global_keys(&mut s, &frame);
+        crate::app::tools::handle_input(&mut s, &frame);
+        p.handle_input(&mut s, &frame);
+        assert_eq!(s.show_help, help);
+        assert_eq!(s.clock.is_paused(), paused);
+        assert_eq!(s.camera, camera);
+        assert_eq!(s.selection, None, "the click picked nothing");
+        assert!(!matches!(p.dialog.state(), DialogState::Open), "Ctrl+O opened nothing");
+        assert_eq!(p.pending, Some(Pending::Quit), "the question is still there");
     }
 }

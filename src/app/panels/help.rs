@@ -20,6 +20,7 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("wheel", "zoom about the cursor"),
             ("right or middle drag", "pan"),
             ("P", "screenshot (PNG in the current directory)"),
+            ("Tab", "hide / show the side panels"),
             ("H", "this help"),
         ],
     ),

@@ -9,6 +9,7 @@
 
 use super::super::state::AppState;
 use super::super::tools::{body_label, edit};
+use super::super::undo::Restore;
 use crate::dynamics::BodyHandle;
 use crate::geometry::Shape;
 use crate::scene::{BodyDef, BodyKind};
@@ -39,7 +40,14 @@ impl EditCoalescer {
     ) -> bool {
         let key = Some((widget, body));
         if changed && self.open != key {
-            state.begin_edit(format!("{label} of {}", body_label(state, body)));
+            // Undoing a position or a velocity puts it back; undoing a property keeps the
+            // motion the simulation has made since.
+            let restore = if matches!(label, "position" | "angle" | "velocity" | "angular velocity") {
+                Restore::Everything
+            } else {
+                Restore::KeepMotion
+            };
+            state.begin_body_edit(format!("{label} of {}", body_label(state, body)), body, restore);
             self.open = key;
         } else if !changed && !active && self.open == key {
             self.open = None;
@@ -175,7 +183,7 @@ impl InspectorPanel {
             ui.end_row();
 
             ui.label("angle");
-            let mut degrees = def.angle.to_degrees();
+            let mut degrees = wrap_degrees(def.angle.to_degrees());
             let r = ui.add(
                 egui::DragValue::new(&mut degrees)
                     .speed(1.0)
@@ -275,6 +283,17 @@ pub fn edited_def(state: &AppState, handle: BodyHandle, change: impl FnOnce(&mut
     Some(def)
 }
 
+/// An angle in degrees as the inspector shows it, in (−180°, 180°]: a body that has
+/// turned three times reads 90°, not 1170°. Setting it back gives the same pose.
+pub fn wrap_degrees(degrees: f32) -> f32 {
+    let d = degrees.rem_euclid(360.0);
+    if d > 180.0 {
+        d - 360.0
+    } else {
+        d
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,5 +379,15 @@ mod tests {
             });
         }
         assert!(s.undo.undo_label().is_none(), "drawing is not editing");
+    }
+
+    #[test]
+    fn angles_read_within_a_half_turn_either_way() {
+        assert_eq!(wrap_degrees(1170.0), 90.0);
+        assert_eq!(wrap_degrees(180.0), 180.0);
+        assert_eq!(wrap_degrees(-180.0), 180.0);
+        assert_eq!(wrap_degrees(-190.0), 170.0);
+        assert_eq!(wrap_degrees(270.0), -90.0);
+        assert_eq!(wrap_degrees(0.0), 0.0);
     }
 }

@@ -43,6 +43,11 @@ pub struct Panels {
 }
 
 impl Panels {
+    /// A modal dialog is open: keys and clicks are the dialog's alone.
+    pub fn modal_open(&self) -> bool {
+        self.files.modal_open()
+    }
+
     /// Builds the whole overlay for one frame and records the free viewport in `state`.
     pub fn ui(&mut self, ctx: &egui::Context, state: &mut AppState) -> UiRequests {
         let mut requests = UiRequests::default();
@@ -88,6 +93,15 @@ impl Panels {
                         requests.screenshot = true;
                         ui.close_menu();
                     }
+                    let panels = if state.hide_side_panels {
+                        "Show the side panels (Tab)"
+                    } else {
+                        "Hide the side panels (Tab)"
+                    };
+                    if ui.button(panels).clicked() {
+                        state.hide_side_panels = !state.hide_side_panels;
+                        ui.close_menu();
+                    }
                     if ui.button("Help (H)").clicked() {
                         state.show_help = true;
                         ui.close_menu();
@@ -115,20 +129,21 @@ impl Panels {
                     ui.label(&s.text);
                 }
                 None => {
-                    ui.label("H: help · Space: pause · left drag: move bodies · right drag: pan · wheel: zoom");
+                    ui.label("H: help · Tab: side panels · Space: pause · left drag: move bodies · right drag: pan · wheel: zoom");
                 }
                 }
             });
         });
         // Lesson mode: the lesson panel replaces the sandbox's.
         let sandbox = state.lesson.is_none();
+        let side_panels = sandbox && !state.hide_side_panels;
         if !sandbox {
             super::lesson::panel::show(ctx, state);
         }
         egui::SidePanel::left("left")
             .resizable(true)
             .default_width(260.0)
-            .show_animated(ctx, sandbox, |ui| {
+            .show_animated(ctx, side_panels, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     egui::CollapsingHeader::new("Palette")
                         .default_open(true)
@@ -144,7 +159,7 @@ impl Panels {
         egui::SidePanel::right("right")
             .resizable(true)
             .default_width(320.0)
-            .show_animated(ctx, sandbox, |ui| {
+            .show_animated(ctx, side_panels, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     egui::CollapsingHeader::new("Selected body")
                         .default_open(true)

@@ -66,7 +66,7 @@ impl PalettePanel {
                 set_mode(state, if drawing { Mode::Select } else { Mode::DrawPolygon });
             }
         });
-        ui.label(egui::RichText::new("Drag a shape into the world, or click it and then click in the world.").small());
+        ui.weak("Drag a shape into the world, or click it and then click in the world.");
         let (size, side_count) = (*size_m, *sides);
         let seed = state.tools.next_seed;
         egui::Grid::new("palette items")

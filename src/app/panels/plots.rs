@@ -37,6 +37,9 @@ fn phase_color(i: usize) -> Color32 {
     C[i % C.len()]
 }
 
+/// Lowest top of a plot in milliseconds (see [`time_plot`]).
+const MS_FLOOR: f64 = 0.01;
+
 /// The live plots (no state of their own).
 #[derive(Default)]
 pub struct PlotsPanel {}
@@ -54,7 +57,50 @@ fn key(ui: &mut egui::Ui, entries: &[(&str, Color32)]) {
 
 /// A plot of the panel's width and [`PLOT_HEIGHT`] over the last [`HISTORY_SECONDS`],
 /// not draggable (the panel scrolls instead).
-fn time_plot(id: &str, width: f32, unit: &str) -> Plot<'static> {
+/// A y-axis tick: as many decimals as the spacing of the ticks needs, so a plot of
+/// 0.004 ms reads "0.002, 0.004", not "0.0, 0.0" (egui_plot's default rounds them away).
+pub fn tick_label(value: f64, step: f64) -> String {
+    if value == 0.0 {
+        return "0".to_string();
+    }
+    let decimals = if step > 0.0 && step < 1.0 {
+        ((-step.log10()).ceil() as usize).min(6)
+    } else {
+        0
+    };
+    format!("{value:.decimals$}")
+}
+
+/// A 1, 2 or 5 × 10ⁿ step near `rough` (positive).
+pub fn nice_step(rough: f64) -> f64 {
+    if !(rough.is_finite() && rough > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(rough.log10().floor());
+    let m = rough / power;
+    let nice = if m <= 1.0 {
+        1.0
+    } else if m <= 2.0 {
+        2.0
+    } else if m <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    nice * power
+}
+
+/// Grid steps for a y axis about three labels tall. egui_plot's default steps by
+/// powers of ten: a 120 px plot of 0–6 ms then has its 1 ms lines 13 px apart, too close
+/// to label, and its 10 ms lines off the plot, so only "0" was written.
+fn y_steps(input: egui_plot::GridInput) -> [f64; 3] {
+    let large = nice_step((input.bounds.1 - input.bounds.0).abs() / 3.0);
+    [large / 10.0, large / 2.0, large]
+}
+
+/// The lowest top a plot's y range gets (`y_floor`): a flat line at zero (everything
+/// asleep) then still has ticks above it instead of a lone "0".
+fn time_plot(id: &str, width: f32, unit: &str, y_floor: f64) -> Plot<'static> {
     let unit = unit.to_string();
     Plot::new(id.to_string())
         .height(PLOT_HEIGHT)
@@ -67,7 +113,10 @@ fn time_plot(id: &str, width: f32, unit: &str) -> Plot<'static> {
         .include_x(-HISTORY_SECONDS)
         .include_x(0.0)
         .include_y(0.0)
-        .y_axis_min_width(28.0)
+        .include_y(y_floor)
+        .y_axis_min_width(36.0)
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(y_steps))
+        .y_axis_formatter(|mark, _| tick_label(mark.value, mark.step_size))
         .label_formatter(move |name, p| format!("{name}\n{:.1} s ago: {:.3} {unit}", -p.x, p.y))
 }
 
@@ -81,7 +130,7 @@ impl PlotsPanel {
         ui.label("time per phase (ms per step, last 10 s)");
         let names: Vec<(&str, Color32)> = PHASES.iter().enumerate().map(|(i, p)| (p.0, phase_color(i))).collect();
         key(ui, &names);
-        time_plot("phases", width, "ms").show(ui, |p| {
+        time_plot("phases", width, "ms", MS_FLOOR).show(ui, |p| {
             for (i, (name, points)) in state.history.phase_series().into_iter().enumerate() {
                 let mut line = Line::new(PlotPoints::from(points)).name(name).color(phase_color(i));
                 if i == PHASES.len() - 1 {
@@ -93,7 +142,7 @@ impl PlotsPanel {
 
         ui.label("narrow phase per algorithm (ms per step; keys 1 / 2 / 3)");
         key(ui, &Algorithm::ALL.map(|a| (a.name(), algorithm_color(a))));
-        time_plot("narrow", width, "ms").show(ui, |p| {
+        time_plot("narrow", width, "ms", MS_FLOOR).show(ui, |p| {
             // Runs of one algorithm share its name, so the legend lists it once.
             for (a, points) in state.history.narrow_runs() {
                 p.line(
@@ -115,7 +164,7 @@ impl PlotsPanel {
                 ("Np: primitive tests", Color32::from_rgb(255, 150, 90)),
             ],
         );
-        time_plot("work", width, "").show(ui, |p| {
+        time_plot("work", width, "", 1.0).show(ui, |p| {
             p.line(
                 Line::new(PlotPoints::from(state.history.series(|s| s.nv as f64)))
                     .name("Nv")
@@ -180,7 +229,9 @@ fn race_section(ui: &mut egui::Ui, state: &mut AppState, width: f32) {
     if !racing && state.history.race_steps_total == 0 {
         return;
     }
-    ui.weak("seed 000's comparison, live: time per step on the same pairs, mean over the last second");
+    ui.weak(
+        "Fayzrakhmanov et al.'s (2015) comparison, live: time per step on the same pairs, mean over the last second",
+    );
     let mean = state.history.race_mean(1.0);
     let plot = Plot::new("race_bars")
         .height(PLOT_HEIGHT * 0.75)
@@ -190,8 +241,11 @@ fn race_section(ui: &mut egui::Ui, state: &mut AppState, width: f32) {
         .allow_scroll(false)
         .allow_boxed_zoom(false)
         .include_y(0.0)
+        .include_y(MS_FLOOR)
         .show_x(false)
-        .y_axis_min_width(28.0)
+        .y_axis_min_width(36.0)
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(y_steps))
+        .y_axis_formatter(|mark, _| tick_label(mark.value, mark.step_size))
         .x_axis_formatter(|mark, _| {
             Algorithm::ALL
                 .get(mark.value.round() as usize)
@@ -252,4 +306,27 @@ fn race_section(ui: &mut egui::Ui, state: &mut AppState, width: f32) {
             .collect::<Vec<_>>()
             .join(" · "),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{nice_step, tick_label};
+
+    #[test]
+    fn steps_are_one_two_or_five_times_a_power_of_ten() {
+        assert_eq!(nice_step(2.0), 2.0);
+        assert_eq!(nice_step(2.2), 5.0);
+        assert!((nice_step(0.0033) - 0.005).abs() < 1e-12);
+        assert_eq!(nice_step(700.0), 1000.0);
+        assert_eq!(nice_step(0.0), 1.0);
+    }
+
+    #[test]
+    fn ticks_keep_the_decimals_their_spacing_needs() {
+        assert_eq!(tick_label(0.0, 0.002), "0");
+        assert_eq!(tick_label(0.004, 0.002), "0.004");
+        assert_eq!(tick_label(0.1, 0.05), "0.10");
+        assert_eq!(tick_label(500.0, 250.0), "500");
+        assert_eq!(tick_label(2.0, 0.0), "2");
+    }
 }

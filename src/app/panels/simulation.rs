@@ -13,18 +13,19 @@ pub struct SimulationPanel {}
 impl SimulationPanel {
     /// Draws the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, state: &mut AppState) {
-        ui.heading("Narrow phase");
+        // A combo box like the other choices: three buttons in a row did not fit the
+        // panel at 1280 px and wrapped. The collapsing header already says "Simulation".
         let mut algorithm = state.world.settings().narrow_phase;
-        ui.horizontal_wrapped(|ui| {
-            for (i, a) in Algorithm::ALL.into_iter().enumerate() {
-                ui.selectable_value(&mut algorithm, a, a.name())
-                    .on_hover_text(format!("key {}", i + 1));
-            }
-        });
+        egui::ComboBox::from_label("narrow phase")
+            .selected_text(algorithm.name())
+            .show_ui(ui, |ui| {
+                for (i, a) in Algorithm::ALL.into_iter().enumerate() {
+                    ui.selectable_value(&mut algorithm, a, format!("{}  (key {})", a.name(), i + 1));
+                }
+            })
+            .response
+            .on_hover_text("keys 1, 2, 3 switch it live");
         state.set_narrow_phase(algorithm);
-
-        ui.separator();
-        ui.heading("Simulation");
         ui.horizontal(|ui| {
             let paused = state.clock.is_paused();
             if ui.button(if paused { "▶ Run" } else { "⏸ Pause" }).clicked() {

@@ -183,7 +183,7 @@ fn move_exact(state: &mut AppState, delta_rad: f32) {
     }
     if !grab.moved {
         let label = format!("move {}", body_label(state, grab.body));
-        state.begin_edit(label);
+        state.begin_body_edit(label, grab.body, crate::app::undo::Restore::Everything);
         if let Some(g) = &mut state.tools.grab {
             g.moved = true;
         }

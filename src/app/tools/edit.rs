@@ -3,6 +3,7 @@
 //! into one entry itself and calls [`rebuild_body`] without recording.
 
 use super::super::state::AppState;
+use super::super::undo::{BodyChange, Restore};
 use super::body_label;
 use crate::dynamics::BodyHandle;
 use crate::math::Vec2;
@@ -67,7 +68,7 @@ pub fn rebuild_body(state: &mut AppState, handle: BodyHandle, def: &BodyDef) -> 
     }
 }
 
-/// One undoable change of a body's definition: records "`label`", applies `change` to
+/// One undoable change of what a body is (kind, density, material): records "`label`", applies `change` to
 /// the body's current definition and rebuilds it. A refused definition records nothing.
 pub fn edit_body(
     state: &mut AppState,
@@ -75,17 +76,23 @@ pub fn edit_body(
     label: &str,
     change: impl FnOnce(&mut BodyDef),
 ) -> Result<(), String> {
-    let mut def = state
+    let before = state
         .world
         .body(handle)
         .ok_or_else(|| "the body no longer exists".to_string())?
         .to_def();
+    let mut def = before.clone();
     change(&mut def);
-    let snapshot = state.world.to_scene_def();
     rebuild_body(state, handle, &def)?;
+    // A change of what the body is, not where: undo keeps the motion it has made since.
+    let change = BodyChange {
+        body: handle,
+        before: Some(before),
+        restore: Restore::KeepMotion,
+    };
     state
         .undo
-        .record(format!("{label} of {}", body_label(state, handle)), snapshot);
+        .record(format!("{label} of {}", body_label(state, handle)), vec![change]);
     Ok(())
 }
 

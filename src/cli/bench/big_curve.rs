@@ -1,5 +1,5 @@
 //! Past the paper: time against vertex count up to 10,000 for NonConvexSat and the
-//! exact overlap test, each with and without the bounding-volume trees (seed 002's
+//! exact overlap test, each with and without the bounding-volume trees (Liu et al.'s (2018)
 //! lesson in 2D: a coastline or a gear with 500 teeth must still collide in real time).
 //!
 //! Shapes: a gear (n/4 teeth: 500 teeth at 2000 vertices) and a coastline (fractal

@@ -26,9 +26,9 @@ use std::time::Instant;
 /// A row of the comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
-    /// Seed 000 as written: every vertex projected on every axis.
+    /// Fayzrakhmanov et al. (2015) as written: every vertex projected on every axis.
     NonConvexSat,
-    /// Seed 000 projecting through the edge trees (the app's choice for big polygons).
+    /// Fayzrakhmanov et al. (2015) projecting through the edge trees (the app's choice for big polygons).
     NonConvexSatTree,
     /// SAT over the convex decomposition.
     SatDecomposed,
@@ -63,7 +63,7 @@ impl Method {
     pub fn how(self) -> &'static str {
         match self {
             Method::NonConvexSat => {
-                "seed 000 as written: one SAT over whole outlines, all n+m edge normals, every vertex \
+                "Fayzrakhmanov et al. (2015) as written: one SAT over whole outlines, all n+m edge normals, every vertex \
                  projected on every axis (O((n+m)^2)), step 7's per-edge test for non-convex A; no decomposition"
             }
             Method::NonConvexSatTree => {

@@ -1,5 +1,5 @@
-//! `collision-lab bench`: seed 000's Fig. 3 (NonConvexSat against SAT and GJK/EPA over a
-//! convex decomposition) reproduced on shape families at fixed distances (seed 002's
+//! `collision-lab bench`: Fayzrakhmanov et al.'s (2015) Fig. 3 (NonConvexSat against SAT and GJK/EPA over a
+//! convex decomposition) reproduced on shape families at fixed distances (Liu et al.'s (2018)
 //! protocol), with parry2d as an external reference, accuracy against an exact oracle,
 //! and — past the paper — the time of NonConvexSat and the exact overlap test up to
 //! 10,000 vertices with and without bounding-volume trees.

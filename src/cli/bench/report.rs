@@ -1,5 +1,5 @@
 //! Summaries of the measured outcomes: per-workload rows, the Markdown tables, the CSV
-//! and the least-squares fit of the cost model T = Nv·Cv + Np·Cp (seed 002).
+//! and the least-squares fit of the cost model T = Nv·Cv + Np·Cp (Liu et al. 2018).
 
 use super::measure::{Method, PairOutcome};
 use collision_lab::geometry::families::Family;

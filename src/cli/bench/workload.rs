@@ -1,5 +1,5 @@
 //! The benchmark's workloads: pairs of one shape family at one vertex count, placed at
-//! a fixed signed distance under random poses (seed 002's protocol), with the exact
+//! a fixed signed distance under random poses (Liu et al.'s (2018) protocol), with the exact
 //! answer for each pair computed once.
 //!
 //! Placement: A sits at a random position and angle; B gets a random angle and a random

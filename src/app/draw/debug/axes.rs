@@ -1,4 +1,4 @@
-//! Separating axes of the focus pair (seed 000's steps 3–8, SAT over pieces).
+//! Separating axes of the focus pair (Fayzrakhmanov et al.'s (2015) steps 3–8, SAT over pieces).
 //!
 //! Every axis is a line of the plane, drawn across the view, and every point of the line
 //! stands for one projection value: the point at value `s` projects to `s`. So a
@@ -16,9 +16,10 @@
 //! (it proves separation) is green; with many axes (gears) the rest fade.
 
 use super::super::super::state::AppState;
-use super::{label_px, label_world, metres, palette};
+use super::{label_lines_px, label_world, metres, palette};
 use crate::app::debug_cache::{AxisRole, FocusPair};
 use crate::app::draw::colors::with_alpha;
+use crate::app::tools::body_label;
 use crate::math::Vec2;
 use crate::narrow::trace::{AxisSource, Owner};
 use crate::narrow::Algorithm;
@@ -195,13 +196,13 @@ fn draw_axes_header(state: &AppState, focus: &FocusPair, drawn: usize) {
     let (lo, _) = state.viewport_px;
     let mut y = lo.y + 22.0;
     let mut line = |text: &str, color: Color| {
-        label_px(Vec2::new(lo.x + 12.0, y), text, color);
-        y += 20.0;
+        y = label_lines_px(state, lo.x + 12.0, y, text, color);
     };
     let total = focus.axes.len();
     let axes_note = if focus.axes_algorithm != focus.algorithm {
         format!(
-            " — {} tests no axes; these are {}'s",
+            // The window's font has no dash glyph: plain punctuation only.
+            "; {} tests no axes, these are {}'s",
             focus.algorithm.name(),
             focus.axes_algorithm.name()
         )
@@ -210,9 +211,9 @@ fn draw_axes_header(state: &AppState, focus: &FocusPair, drawn: usize) {
     };
     line(
         &format!(
-            "separating axes: body {} (A) × body {} (B), {}{}",
-            focus.choice.a.index,
-            focus.choice.b.index,
+            "separating axes: {} (A) × {} (B), {}{}",
+            body_label(state, focus.choice.a),
+            body_label(state, focus.choice.b),
             focus.choice.reason.describe(),
             axes_note
         ),
@@ -264,7 +265,7 @@ fn draw_axes_header(state: &AppState, focus: &FocusPair, drawn: usize) {
         && !focus.roles.contains(&AxisRole::Separating)
     {
         line(
-            "no axis separates, yet no edge of A touches B: seed 000's step 7 says apart",
+            "no axis separates, yet no edge of A touches B: Fayzrakhmanov et al.'s (2015) step 7 says apart",
             palette::SEPARATING,
         );
     }

@@ -1,4 +1,4 @@
-//! Bounding volumes (seed 004) of every visible body, each labelled with its tightness
+//! Bounding volumes (Zakharov and Sadykov 2003) of every visible body, each labelled with its tightness
 //! ρ = τ/d (Hausdorff distance over diameter: 0 is a perfect fit).
 //!
 //! ρ is measured by the debug cache (a grid estimate, too slow to redo for every body

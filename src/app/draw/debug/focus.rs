@@ -1,5 +1,5 @@
 //! The focus pair itself: its two bodies marked A and B, and its Minkowski difference
-//! A − B (seed 001's configuration-space obstacle) with the origin marked — the shapes
+//! A − B (Chulanov's (2016) configuration-space obstacle) with the origin marked — the shapes
 //! overlap exactly when A − B holds the origin, and the depth is the origin's distance
 //! to its boundary.
 //!

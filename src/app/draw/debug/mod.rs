@@ -65,6 +65,45 @@ pub fn label_px(screen: Vec2, text: &str, color: Color) {
     draw_text(text, screen.x, screen.y, f32::from(LABEL_FONT), color);
 }
 
+/// Text wrapped at spaces into lines no wider than `max_px` by `width_px` (a word
+/// wider than that gets a line of its own).
+pub fn wrap_to_width(text: &str, max_px: f32, width_px: impl Fn(&str) -> f32) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let candidate = if current.is_empty() {
+            word.to_string()
+        } else {
+            format!("{current} {word}")
+        };
+        if !current.is_empty() && width_px(&candidate) > max_px {
+            lines.push(std::mem::replace(&mut current, word.to_string()));
+        } else {
+            current = candidate;
+        }
+    }
+    if !current.is_empty() || lines.is_empty() {
+        lines.push(current);
+    }
+    lines
+}
+
+/// Label lines from `(x, y)` (px, the first baseline's left end) down, each wrapped to
+/// stay inside the view (a line running under a panel says nothing). Returns the
+/// baseline below the last line.
+pub fn label_lines_px(state: &AppState, x: f32, mut y: f32, text: &str, color: Color) -> f32 {
+    let (_, hi) = state.viewport_px;
+    let max_px = (hi.x - x - 12.0).max(40.0);
+    for line in wrap_to_width(text, max_px, |t| measure_text(t, None, LABEL_FONT, 1.0).width) {
+        label_px(Vec2::new(x, y), &line, color);
+        y += LABEL_LINE_PX;
+    }
+    y
+}
+
+/// From one label line's baseline to the next (px).
+pub const LABEL_LINE_PX: f32 = 20.0;
+
 /// A label centred on a world point, shifted by `offset_px` on the screen, and kept
 /// inside the view (a label half under a panel says nothing).
 pub fn label_world(state: &AppState, world: Vec2, offset_px: Vec2, text: &str, color: Color) {
@@ -253,5 +292,36 @@ pub fn draw_centers(state: &AppState) {
             1.0,
             Color::new(0.08, 0.08, 0.1, 1.0),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_to_width;
+
+    /// 10 px per character, like a monospace font.
+    fn mono(t: &str) -> f32 {
+        10.0 * t.chars().count() as f32
+    }
+
+    #[test]
+    fn long_text_wraps_at_spaces_within_the_width() {
+        let lines = wrap_to_width("separating axes: body 3 (A) and body 7 (B), the deepest", 200.0, mono);
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| mono(l) <= 200.0), "{lines:?}");
+        assert_eq!(
+            lines.join(" "),
+            "separating axes: body 3 (A) and body 7 (B), the deepest"
+        );
+    }
+
+    #[test]
+    fn a_short_line_and_an_overlong_word_stay_whole() {
+        assert_eq!(wrap_to_width("apart", 200.0, mono), ["apart"]);
+        assert_eq!(
+            wrap_to_width("a bbbbbbbbbbbbbbbbbbbbbbbbb c", 100.0, mono),
+            ["a", "bbbbbbbbbbbbbbbbbbbbbbbbb", "c"]
+        );
+        assert_eq!(wrap_to_width("", 100.0, mono), [""]);
     }
 }

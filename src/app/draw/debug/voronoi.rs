@@ -1,4 +1,4 @@
-//! Voronoi regions of a polygon near a circle (seed 003).
+//! Voronoi regions of a polygon near a circle (Ren and Xie 2011).
 //!
 //! Outside a convex polygon the plane splits into one region per feature: a strip
 //! straight out from each edge (points whose nearest feature is that edge's interior)
