@@ -27,7 +27,8 @@
 //! bodies, are still within the slop of
 //! touching along its normal, have not slid apart by more than [`KEEP_DRIFT`], and the
 //! bodies have turned against each other by less than [`KEEP_TURN_RAD`] since the point
-//! was found (not the pair's normal: a non-convex pair touches with several normals). This is Bullet's
+//! was found or its normal is still the pair's ([`KEEP_NORMAL_COS`]): a non-convex pair
+//! touches with several normals at once. This is Bullet's
 //! persistent manifold (Coumans), used only to fill in what a single-feature narrow phase
 //! leaves out.
 
@@ -44,10 +45,15 @@ pub const MAX_POINTS: usize = 4;
 /// surface (m): the features no longer touch there.
 pub const KEEP_DRIFT: f32 = 0.02;
 
-/// A kept point is dropped once the two bodies have turned against each other by more
-/// than this (rad, about 10°) since the point was found: its normal, fixed then, no
-/// longer describes the touching features.
+/// A kept point lives while the two bodies have turned against each other by less than
+/// this (rad, about 10°) since the point was found — its normal, fixed then, still
+/// describes the touching features …
 pub const KEEP_TURN_RAD: f32 = 0.175;
+
+/// … or while its normal is within about 10° of the pair's new one (the cosine of that
+/// angle), however far the bodies turned: a gear rolling on its teeth keeps the tooth it
+/// leaves until it lifts off (dropped by the turn alone, the gear rolled on for ever).
+pub const KEEP_NORMAL_COS: f32 = 0.985;
 
 /// One contact point of a pair (see the module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -296,14 +302,16 @@ impl ContactSet {
             if let (Some(prev), true) = (previous, contact.intersect) {
                 let relative_angle = b.angle() - a.angle();
                 for q in prev.points() {
-                    // Not the pair's new normal against the old: a non-convex pair
+                    // Not only the pair's new normal against the old: a non-convex pair
                     // touches on features with different normals at once, and the
                     // narrow phase reports one of them per step. A triangle resting in a
                     // U (bottom, normal up; leaning on a leg, normal 60° off) got the
-                    // leg in one step of three; compared with that normal, the bottom
-                    // point was dropped, and the triangle fell freely for a step —
+                    // leg in one step of three; compared with that normal alone, the
+                    // bottom point was dropped, and the triangle fell freely for a step —
                     // 0.15 m/s kicks, and the default scene never fell asleep.
-                    if (relative_angle - q.relative_angle).abs() > KEEP_TURN_RAD {
+                    let same_normal = q.normal.dot(contact.normal) >= KEEP_NORMAL_COS;
+                    let little_turn = (relative_angle - q.relative_angle).abs() <= KEEP_TURN_RAD;
+                    if !same_normal && !little_turn {
                         continue;
                     }
                     let (r_a, r_b) = (rot_a.apply(q.local_a), rot_b.apply(q.local_b));
