@@ -653,7 +653,7 @@ impl World {
                 removed.push(RemovedBody {
                     handle,
                     name: body.name().map(str::to_string),
-                    reason: format!("left the scene (more than {kill} m outside it)"),
+                    reason: format!("left the scene: more than {kill} m outside it"),
                 });
             }
         }
