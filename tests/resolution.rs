@@ -369,3 +369,42 @@ fn regression_one_second_steps_do_not_sink_a_stack_through_the_ground() {
         assert!(widest < 0.5, "{}: the stack toppled: |x| {widest}", resolution.name());
     }
 }
+
+/// Regression: `World::settings_mut` forgot every contact, and the sandbox's settings
+/// panel takes it every frame, so the window's world lost its warm start and static
+/// friction's stick points every frame: the 5050-box pyramid that stands headless blew
+/// apart in the window under position-based projection. Taking the settings without
+/// changing them now changes nothing (same state hash); changing the resolution still
+/// starts the contacts afresh.
+#[test]
+fn regression_taking_the_settings_every_frame_changes_nothing() {
+    let scene = shipped("pyramid_20.ron");
+    let run = |touch_settings: bool| {
+        let mut world = World::from_scene(&scene);
+        for _ in 0..120 {
+            if touch_settings {
+                let _ = world.settings_mut();
+            }
+            world.step(DT);
+        }
+        world.state_hash()
+    };
+    assert_eq!(run(false), run(true), "taking the settings changed the simulation");
+    // A real change still takes effect and the pyramid still stands.
+    let mut world = World::from_scene(&scene);
+    for step in 0..240 {
+        if step == 120 {
+            world.settings_mut().resolution = Resolution::Impulses;
+        }
+        world.step(DT);
+    }
+    let top = world
+        .bodies()
+        .iter()
+        .map(|(_, b)| b.pose().translation.y)
+        .fold(0.0f32, f32::max);
+    assert!(
+        top > 19.3,
+        "switching the resolution mid-run toppled the pyramid: top at {top}"
+    );
+}

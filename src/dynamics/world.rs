@@ -48,7 +48,7 @@ use super::sleep::{self, SleepScratch};
 use super::xpbd::XpbdScratch;
 use crate::bounds::Aabb;
 use crate::broad::{BroadPhase, Proxy};
-use crate::narrow::collide;
+use crate::narrow::{collide, Algorithm};
 use crate::scene::{BodyDef, Scene, SceneDef, SceneError, SettingsDef, FORMAT_VERSION};
 use std::time::Instant;
 
@@ -109,6 +109,8 @@ pub struct World {
     /// what the scene spans. A body farther than the kill distance outside it is lost
     /// ([`WorldSettings::kill_distance`]).
     scene_bounds: Option<Aabb>,
+    /// The resolution and narrow phase the current contacts were made with.
+    contacts_made_with: Option<(Resolution, Algorithm)>,
 }
 
 impl Default for World {
@@ -130,6 +132,7 @@ impl World {
             step_count: 0,
             scene_settings: SettingsDef::default(),
             scene_bounds: None,
+            contacts_made_with: None,
         }
     }
 
@@ -274,11 +277,25 @@ impl World {
         &self.settings
     }
 
-    /// The settings, to change between steps. The warm-start impulses are forgotten
-    /// (they were solved for the old settings).
+    /// The settings, to change between steps. When the next step finds the resolution or
+    /// the narrow phase changed, it forgets the contacts' impulses and stick points (they
+    /// were made for the old ones); any other change keeps them.
+    ///
+    /// Clearing here instead, on every call, was a bug: the sandbox's settings panel
+    /// takes this every frame, so the window's world lost its warm start and static
+    /// friction's stick points every frame, and the 5050-box pyramid that stands for
+    /// 40 s headless blew apart in the window under position-based projection.
     pub fn settings_mut(&mut self) -> &mut WorldSettings {
-        self.contacts.clear();
         &mut self.settings
+    }
+
+    /// Forgets the contacts if they were made under another resolution or narrow phase.
+    fn forget_contacts_of_other_settings(&mut self) {
+        let now = (self.settings.resolution, self.settings.narrow_phase);
+        if self.contacts_made_with != Some(now) {
+            self.contacts.clear();
+            self.contacts_made_with = Some(now);
+        }
     }
 
     /// The intersecting pairs found by the last detection (at the start of the last step,
@@ -353,6 +370,7 @@ impl World {
         // Checked first so an injected NaN never meets the solver.
         self.remove_non_finite(&mut report.removed);
         report.race = self.settings.race.then(|| RaceReport::new(self.settings.narrow_phase));
+        self.forget_contacts_of_other_settings();
         // A long step is taken as several of at most MAX_STEP_S each (see there).
         let parts = (dt / MAX_STEP_S).ceil().max(1.0) as u32;
         let part_dt = dt / parts as f32;
