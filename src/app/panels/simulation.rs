@@ -74,6 +74,13 @@ impl SimulationPanel {
         ui.checkbox(&mut settings.race, "race the three narrow phases");
         ui.add(egui::Slider::new(&mut settings.substeps, 1..=16).text("substeps"));
         ui.add(egui::Slider::new(&mut settings.gravity.y, -30.0..=0.0).text("gravity y (m/s²)"));
+        // Bodies this far outside the scene are removed and reported in the status bar.
+        ui.add(
+            egui::Slider::new(&mut settings.kill_distance, 1.0..=10_000.0)
+                .logarithmic(true)
+                .text("kill distance (m)"),
+        )
+        .on_hover_text("A body this far outside the scene is lost: removed, and named in the status bar");
         let mut scale = state.clock.time_scale();
         if ui
             .add(
