@@ -17,7 +17,7 @@ pub enum Listing {
     Epa,
     /// Contact points by clipping (`clip.rs`).
     Clip,
-    /// Decomposed shapes: piece pairs and their combination (`compound.rs`).
+    /// Decomposed shapes: piece pairs and their combination (`compound.rs`, `combine.rs`).
     Compound,
 }
 

@@ -9,7 +9,7 @@
 //!   with its per-edge test for a non-convex A (`sat_nonconvex.rs`). A heuristic: fast,
 //!   sometimes wrong, and we measure how often.
 //! - [`Algorithm::SatDecomposed`] — SAT (`sat.rs`) between every pair of convex pieces
-//!   whose bounding boxes overlap, combined into one answer (`compound.rs`).
+//!   whose bounding boxes overlap (`compound.rs`), combined into one answer (`combine.rs`).
 //! - [`Algorithm::GjkEpa`] — GJK (`gjk.rs`) and EPA (`epa.rs`) on the same piece pairs,
 //!   combined the same way.
 //!
@@ -26,6 +26,7 @@
 
 mod circle;
 mod clip;
+mod combine;
 mod compound;
 mod contact;
 mod epa;
