@@ -319,8 +319,7 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
                 return save_screenshot(&r.out).map(|_| ());
             }
         } else if screenshot_requested {
-            let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-            match save_screenshot(&screenshot::next_screenshot_path(&dir)) {
+            match save_screenshot(&screenshot::next_screenshot_path(&screenshot::screenshot_dir())) {
                 Ok(path) => state.set_status(format!("screenshot saved: {}", path.display())),
                 Err(e) => state.set_error(e),
             }

@@ -39,6 +39,21 @@ pub fn write_png_bottom_up(path: &Path, width: u32, height: u32, rgba: &[u8]) ->
     write_atomically(path, &png).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// Where P saves screenshots: a `collision-lab` folder in the user's pictures folder
+/// (XDG `PICTURES`, usually `~/Pictures`), else in the home folder, else in the working
+/// directory. Not the working directory first: started from a terminal, that is often a
+/// source tree, which screenshots would litter.
+pub fn screenshot_dir() -> PathBuf {
+    let user = directories::UserDirs::new();
+    let base = user
+        .as_ref()
+        .and_then(|u| u.picture_dir().map(Path::to_path_buf))
+        .or_else(|| user.as_ref().map(|u| u.home_dir().to_path_buf()))
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("collision-lab")
+}
+
 /// A new screenshot path in `dir`: `collision-lab-<unix seconds>[-n].png`.
 pub fn next_screenshot_path(dir: &Path) -> PathBuf {
     let secs = std::time::SystemTime::now()
@@ -56,6 +71,15 @@ pub fn next_screenshot_path(dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn screenshots_go_to_a_collision_lab_folder_in_the_users_folders() {
+        let dir = screenshot_dir();
+        assert_eq!(dir.file_name().and_then(|n| n.to_str()), Some("collision-lab"));
+        if std::env::var_os("HOME").is_some() {
+            assert!(dir.is_absolute(), "{}", dir.display());
+        }
+    }
 
     #[test]
     fn rows_are_flipped_and_alpha_is_opaque() {
