@@ -126,6 +126,13 @@ impl PlotsPanel {
         let width = ui.available_width().max(120.0);
         frame_readout(ui, &state.history);
         ui.separator();
+        if all_asleep(&state.world) {
+            // The plots below go flat when the scene sleeps: say why, and how to wake it.
+            ui.colored_label(
+                Color32::from_rgb(240, 200, 90),
+                "all asleep: nothing is tested, so the plots are flat. Press 1, 2 or 3, or drag a body, to wake the scene.",
+            );
+        }
 
         ui.label("time per phase (ms per step, last 10 s)");
         let names: Vec<(&str, Color32)> = PHASES.iter().enumerate().map(|(i, p)| (p.0, phase_color(i))).collect();
@@ -177,6 +184,12 @@ impl PlotsPanel {
             );
         });
     }
+}
+
+/// Every dynamic body sleeps (and there is one).
+pub fn all_asleep(world: &crate::dynamics::World) -> bool {
+    let mut dynamic = world.bodies().iter().filter(|(_, b)| b.is_dynamic()).peekable();
+    dynamic.peek().is_some() && dynamic.all(|(_, b)| b.is_sleeping())
 }
 
 /// Simulation / UI / drawing / whole frame, mean over the last second, and FPS.
@@ -310,7 +323,19 @@ fn race_section(ui: &mut egui::Ui, state: &mut AppState, width: f32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{nice_step, tick_label};
+    use super::{all_asleep, nice_step, tick_label};
+
+    #[test]
+    fn all_asleep_once_the_default_scene_rests_and_never_for_an_empty_world() {
+        assert!(!all_asleep(&crate::dynamics::World::default()));
+        let scene = crate::scene::parse(include_str!("../../../scenes/default.ron"), "default.ron").unwrap();
+        let mut world = crate::dynamics::World::from_scene(&scene);
+        assert!(!all_asleep(&world));
+        for _ in 0..1200 {
+            world.step(1.0 / 60.0);
+        }
+        assert!(all_asleep(&world), "the default scene did not fall asleep in 20 s");
+    }
 
     #[test]
     fn steps_are_one_two_or_five_times_a_power_of_ten() {
