@@ -40,7 +40,7 @@ use super::contacts::{ContactSet, DetectInput};
 use super::continuous::ContinuousScratch;
 use super::integrate::{integrate_positions, integrate_velocities};
 use super::manifold::ContactManifold;
-use super::profile::{RemovedBody, StepProfile, StepReport};
+use super::profile::{StepProfile, StepReport};
 use super::projection::resolve_by_literal_projection;
 use super::race::RaceReport;
 use super::settings::{ContinuousMode, Resolution, WorldSettings};
@@ -51,6 +51,8 @@ use crate::broad::{BroadPhase, Proxy};
 use crate::narrow::{collide, Algorithm};
 use crate::scene::{BodyDef, Scene, SceneDef, SceneError, SettingsDef, FORMAT_VERSION};
 use std::time::Instant;
+
+mod lost;
 
 /// The longest step the world takes at once (s). A longer `dt` (a scene at 1 Hz, a
 /// time scale far above 1) is taken as several equal steps of at most this: contacts
@@ -134,17 +136,6 @@ impl World {
             scene_bounds: None,
             contacts_made_with: None,
         }
-    }
-
-    /// Grows the scene's box by `aabb` (a body the world was given).
-    fn include_in_scene(&mut self, aabb: Aabb) {
-        self.scene_bounds = Some(self.scene_bounds.map_or(aabb, |b| b.union(&aabb)));
-    }
-
-    /// The box around every body the world was given: what [`WorldSettings::kill_distance`]
-    /// is measured from. `None` for a world that was never given a body.
-    pub fn scene_bounds(&self) -> Option<Aabb> {
-        self.scene_bounds
     }
 
     /// The world a scene describes: its bodies in file order (body `i` gets slot `i`),
@@ -647,50 +638,5 @@ impl World {
             broad.set_kind(self.settings.broad_phase);
         }
         broad.update(proxies, pairs).bv_tests
-    }
-
-    /// Removes every body whose position or velocity is not finite, so a NaN never
-    /// reaches another body through a contact.
-    /// Removes the dynamic bodies that have gone farther than the kill distance outside
-    /// the scene's box, and lists them in `removed`. A body pushed through the ground
-    /// falls for ever otherwise, and the view fitted to all bodies shrinks the scene to
-    /// a dot under a kilometres-long drop.
-    fn remove_lost(&mut self, removed: &mut Vec<RemovedBody>) {
-        let kill = self.settings.kill_distance;
-        let Some(bounds) = self.scene_bounds.filter(|_| kill.is_finite() && kill > 0.0) else {
-            return;
-        };
-        let keep = bounds.inflated(kill);
-        let lost = |b: &Body| b.is_dynamic() && !b.is_sleeping() && !keep.contains(b.center_of_mass());
-        if !self.bodies.iter().any(|(_, b)| lost(b)) {
-            return; // the common case, without collecting anything
-        }
-        let gone: Vec<BodyHandle> = self.bodies.iter().filter(|(_, b)| lost(b)).map(|(h, _)| h).collect();
-        for handle in gone {
-            if let Some(body) = self.remove(handle) {
-                removed.push(RemovedBody {
-                    handle,
-                    name: body.name().map(str::to_string),
-                    reason: format!("left the scene: more than {kill} m outside it"),
-                });
-            }
-        }
-    }
-
-    fn remove_non_finite(&mut self, removed: &mut Vec<RemovedBody>) {
-        let bad: Vec<(BodyHandle, &'static str)> = self
-            .bodies
-            .iter()
-            .filter_map(|(h, b)| b.non_finite_part().map(|part| (h, part)))
-            .collect();
-        for (handle, part) in bad {
-            if let Some(body) = self.remove(handle) {
-                removed.push(RemovedBody {
-                    handle,
-                    name: body.name().map(str::to_string),
-                    reason: format!("{part} is not finite"),
-                });
-            }
-        }
     }
 }

@@ -108,26 +108,15 @@ pub(crate) fn collide_compound(
             Contact::separated(work)
         };
     }
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => {
-            let contact = collide_pieces(a, pose_a, b, pose_b, test, config, trace, scale, work, &mut scratch);
-            scratch.release_if_huge();
-            contact
-        }
-        // Never the case (nothing here calls back into the narrow phase), but a
-        // re-entrant call would get fresh buffers rather than a panic.
-        Err(_) => collide_pieces(
-            a,
-            pose_a,
-            b,
-            pose_b,
-            test,
-            config,
-            trace,
-            scale,
-            work,
-            &mut CompoundScratch::default(),
-        ),
+    SCRATCH.with(|cell| {
+        // A re-entrant call (never the case: nothing here calls back into the narrow
+        // phase) would get fresh buffers rather than a panic.
+        let mut fresh = CompoundScratch::default();
+        let mut borrowed = cell.try_borrow_mut().ok();
+        let scratch = borrowed.as_deref_mut().unwrap_or(&mut fresh);
+        let contact = collide_pieces(a, pose_a, b, pose_b, test, config, trace, scale, work, scratch);
+        scratch.release_if_huge();
+        contact
     })
 }
 
