@@ -49,6 +49,13 @@ pub(crate) struct ConstraintPoint {
     pub stick_anchor_b: Vec2,
     pub stick_gap: Vec2,
     pub slipped: bool,
+    /// How far the point overlapped beyond the slop at the start of the step (m, ≥ 0):
+    /// overlap the bodies did not make this step. The solvers push it out at a bounded
+    /// speed, and undo at once what the bodies make during the step (a box landing, a
+    /// fast ball meeting a wall). When `deep`, `crowd::shed_old_overlap` sheds it
+    /// instead, and this is what the solvers tolerate for the whole step.
+    pub start_overlap: f32,
+    pub deep: bool,
 }
 
 impl ConstraintPoint {
@@ -120,8 +127,8 @@ pub(crate) fn inverse_effective_mass(a: &BodyState, b: &BodyState, r_a: Vec2, r_
 }
 
 /// Builds the constraints of `contacts` into `out` (reused), from the bodies' states at
-/// the start of the step.
-pub(crate) fn build_constraints(contacts: &ContactSet, states: &BodyStates, out: &mut Vec<Constraint>) {
+/// the start of the step; `slop` (m) is the resting overlap.
+pub(crate) fn build_constraints(contacts: &ContactSet, states: &BodyStates, slop: f32, out: &mut Vec<Constraint>) {
     out.clear();
     let inv_or_zero = |k: f32| if k > 0.0 { 1.0 / k } else { 0.0 };
     // Every pair gets a constraint, in the contacts' order (`store_impulses` relies on
@@ -157,6 +164,8 @@ pub(crate) fn build_constraints(contacts: &ContactSet, states: &BodyStates, out:
                 stick_anchor_b: p.stick_anchor_b,
                 stick_gap: p.stick_gap,
                 slipped: false,
+                start_overlap: (-p.separation - slop).max(0.0),
+                deep: false,
             };
         }
         out.push(c);

@@ -55,6 +55,7 @@ mod clock;
 mod constraint;
 mod contacts;
 mod continuous;
+mod crowd;
 mod integrate;
 mod manifold;
 mod profile;
@@ -71,6 +72,7 @@ pub use clock::{
     FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_MAX_STEPS_PER_FRAME, DEFAULT_RATE_HZ, DEFAULT_STEP_BUDGET_SECONDS,
 };
 pub use continuous::MAX_ADVANCEMENT_ITERATIONS;
+pub use crowd::MAX_CROWDED_PAIRS;
 pub use manifold::ContactManifold;
 pub use profile::{RemovedBody, StepProfile, StepReport};
 pub use race::{

@@ -182,7 +182,11 @@ fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning
             let (r_a, r_b) = (p.anchor_a, p.anchor_b);
             // s > 0: the point is apart, or within the slop: let it approach by s this
             // substep (the speculative rule), no softness needed.
-            let s = p.current_separation(&a, &b) + t.slop;
+            // A deep overlap the step started with is tolerated: it is shed apart, at a
+            // bounded speed (`crowd.rs`). Shallower old overlap is pushed out by the
+            // soft bias, capped at the push-out speed, below.
+            let tolerated = if p.deep { p.start_overlap } else { 0.0 };
+            let s = p.current_separation(&a, &b) + t.slop + tolerated;
             let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                 (s * t.inv_h, 1.0, 0.0)
             } else if use_bias {

@@ -38,6 +38,7 @@ use super::body_state::BodyStates;
 use super::constraint::{build_constraints, store_impulses, Constraint};
 use super::contacts::{ContactSet, DetectInput};
 use super::continuous::ContinuousScratch;
+use super::crowd::{cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, CrowdScratch, CrowdTuning};
 use super::integrate::{integrate_positions, integrate_velocities};
 use super::manifold::ContactManifold;
 use super::profile::{StepProfile, StepReport};
@@ -89,6 +90,8 @@ struct Scratch {
     continuous: ContinuousScratch,
     /// Union–find of the islands (`sleep.rs`).
     sleep: SleepScratch,
+    /// Per-slot scratch of the crowd guards (`crowd.rs`).
+    crowd: CrowdScratch,
 }
 
 /// A rigid-body world.
@@ -431,14 +434,23 @@ impl World {
             states,
             constraints,
             xpbd,
+            crowd,
             ..
         } = &mut self.scratch;
         states.gather(&self.bodies);
-        build_constraints(&self.contacts, states, constraints);
+        build_constraints(&self.contacts, states, settings.slop, constraints);
+        let crowd_tuning = CrowdTuning {
+            slop: settings.slop,
+            max_shift_m: settings.max_push_speed * dt,
+            max_push_speed: settings.max_push_speed,
+            gravity_dv: settings.gravity * dt,
+        };
+        shed_old_overlap(constraints, states, &crowd_tuning, crowd);
         match settings.resolution {
             Resolution::Projection => super::xpbd::solve_step(states, constraints, &settings, substeps, h, xpbd),
             _ => super::solver::solve_step(states, constraints, &settings, substeps, h),
         }
+        cap_crowd_speeds(states, crowd);
         store_impulses(constraints, &mut self.contacts);
         profile.resolution += t.elapsed();
 
@@ -614,6 +626,7 @@ impl World {
             proxies,
             pairs,
             margins,
+            crowd,
             ..
         } = &mut self.scratch;
         proxies.clear();
@@ -637,6 +650,9 @@ impl World {
         if broad.kind() != self.settings.broad_phase {
             broad.set_kind(self.settings.broad_phase);
         }
-        broad.update(proxies, pairs).bv_tests
+        let tests = broad.update(proxies, pairs).bv_tests;
+        // Bodies created inside each other would make pairs as the square of the crowd.
+        thin_crowded_pairs(pairs, proxies, &mut crowd.pairs);
+        tests
     }
 }

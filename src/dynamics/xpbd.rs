@@ -36,8 +36,9 @@
 //!     vn_before = normal velocity of every point
 //!     × position_iterations:
 //!         for each point:
-//!             C = s + slop        s: current separation; only C < 0 is corrected
-//!             Δλ = −max(C, −max_push·h) / (w_a + w_b)
+//!             C = s + slop + tolerated   s: current separation; only C < 0 is corrected
+//!                 tolerated: old overlap not yet shed (at most max_push·h per substep)
+//!             Δλ = −C / (w_a + w_b)
 //!             move A by −Δλ·n, B by +Δλ·n (each by its w share, with rotation)
 //!         for each pushed point (static friction):
 //!             drift d_t along the surface of the point's two stick points;
@@ -51,8 +52,9 @@
 //!
 //! Compliance is zero (rigid contacts); the slop keeps resting pairs a few millimetres
 //! inside each other, as the impulse solver does, so the narrow phase keeps reporting
-//! them; and the push-out per substep is capped at `max_push_speed·h`, so bodies
-//! created inside each other separate over a few steps instead of flying apart.
+//! them; and overlap a pair started the step with is shed at most at `max_push_speed`
+//! (deep overlap before the substeps, with no velocity: `crowd.rs`), so bodies created
+//! inside each other separate over a few steps instead of flying apart.
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{inverse_effective_mass, relative_velocity, tangent_of, Constraint};
@@ -91,7 +93,6 @@ pub(crate) fn solve_step(
     scratch: &mut XpbdScratch,
 ) {
     let slop = settings.slop;
-    let max_push = settings.max_push_speed * h;
     let iterations = settings.velocity_iterations.max(1);
     let inv_h = 1.0 / h;
     let velocity_pass = VelocityPass {
@@ -101,7 +102,10 @@ pub(crate) fn solve_step(
         inv_h,
     };
     pull_back_old_drift(states, constraints);
-    for _ in 0..substeps {
+    let max_push = settings.max_push_speed * h;
+    for substep in 0..substeps {
+        // How much old overlap a pair may have shed by the end of this substep.
+        let shed_so_far = max_push * (substep + 1) as f32;
         // Predict.
         scratch.previous.clear();
         scratch.previous.extend(states.states.iter().map(|s| (s.dp, s.dtheta)));
@@ -120,7 +124,7 @@ pub(crate) fn solve_step(
 
         // Project positions.
         for _ in 0..iterations {
-            solve_positions(states, constraints, slop, max_push);
+            solve_positions(states, constraints, slop, shed_so_far);
             solve_static_friction(states, constraints);
         }
 
@@ -147,15 +151,33 @@ pub(crate) fn solve_step(
     }
 }
 
-/// One pass of position projection over every contact point: normal, then static
-/// friction.
-fn solve_positions(states: &mut BodyStates, constraints: &mut [Constraint], slop: f32, max_push: f32) {
+/// One pass of position projection over every contact point, along its normal.
+///
+/// A point is projected to its slop, plus the overlap it started the step with and may
+/// not have shed yet: overlap the bodies make during the step (a box landing, a fast
+/// ball meeting a wall) is undone at once, old overlap is pushed out at no more than
+/// `max_push_speed` (`shed_so_far`, m, is that speed times the time since the step
+/// began), and deep old overlap is tolerated for the whole step (`crowd.rs` sheds it).
+///
+/// Capping each correction instead, as this solver did, mixed the two: a ball at
+/// 130 m/s stopped against a wall by continuous detection went into it by 0.5 m in one
+/// substep, got 2.5 cm of it back, and came out through the far side; and in a crowd the
+/// capped corrections added up along chains of overlapping bodies and flung them 150 m.
+/// Not capping old overlap at all kicked apart a non-convex pair whose reported depth
+/// jumps between steps (a tooth found, then another), and the default scene never fell
+/// asleep.
+fn solve_positions(states: &mut BodyStates, constraints: &mut [Constraint], slop: f32, shed_so_far: f32) {
     let states = &mut states.states;
     for c in constraints.iter_mut() {
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
         for p in c.points_mut() {
-            let violation = p.current_separation(&a, &b) + slop;
+            let tolerated = if p.deep {
+                p.start_overlap
+            } else {
+                (p.start_overlap - shed_so_far).max(0.0)
+            };
+            let violation = p.current_separation(&a, &b) + slop + tolerated;
             if violation >= 0.0 {
                 continue;
             }
@@ -164,7 +186,7 @@ fn solve_positions(states: &mut BodyStates, constraints: &mut [Constraint], slop
             if w.is_nan() || w <= 0.0 {
                 continue;
             }
-            let delta = -violation.max(-max_push) / w;
+            let delta = -violation / w;
             if !delta.is_finite() {
                 continue; // never spread a non-finite value to the other body
             }
