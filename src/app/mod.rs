@@ -16,6 +16,7 @@
 //! file under `panels/`; `draw/` only reads. Nothing here is imported by the core.
 
 pub mod camera;
+pub mod counts;
 pub mod debug_cache;
 pub mod draw;
 pub mod files;
@@ -29,6 +30,7 @@ pub mod pick;
 pub mod screenshot;
 pub mod shapes;
 pub mod state;
+pub mod stir;
 pub mod tools;
 pub mod undo;
 
