@@ -226,8 +226,17 @@ impl AppState {
     /// with real time ("slow motion: 0.40× real time").
     pub fn slow_motion_text(&self) -> Option<String> {
         if self.one_step_per_frame && !self.clock.is_paused() {
-            // The clock is not consulted in that mode; its ratio would be stale.
-            return Some("one step per frame (N)".to_string());
+            // The clock is not consulted in that mode (its ratio would be stale): one
+            // step of dt per frame of the recent mean length.
+            let frame_ms = self.history.recent_frame_mean().frame_ms;
+            return Some(if frame_ms > 0.0 {
+                format!(
+                    "one step per frame (N): {:.2}× real time",
+                    self.clock.dt_seconds() * 1e3 / frame_ms
+                )
+            } else {
+                "one step per frame (N)".to_string()
+            });
         }
         self.clock
             .is_slow_motion()
