@@ -566,3 +566,74 @@ fn a_bad_scene_on_the_command_line_opens_the_window_with_the_error() {
     assert!(stderr.contains("default scene"), "{stderr}");
     let _ = stdout;
 }
+
+/// The launcher (L, then a left drag) draws its aim line from the press point to the
+/// cursor while the button is held, and nothing of it after the release.
+#[test]
+fn the_launcher_draws_its_aim_while_dragging() {
+    if !display_tools_available(&["Xvfb", "xdotool", "import"]) {
+        return;
+    }
+    let dir = out_dir("launcher");
+    let display = VirtualDisplay::start();
+    let mut app = Command::new(BIN)
+        .args(["open", "--exit-after", "60"])
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let (coverage, colours) = coverage_and_colours(&display.screenshot(&dir.join("before.png")));
+        if coverage > 0.05 && colours >= 8 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window never drew (see {})",
+            dir.display()
+        );
+        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
+    }
+    // The aim's colour (draw/palette.rs, AIM), 8 bits.
+    let aim_colour: [u8; 3] = [255, 115, 77];
+    display.xdotool(&["mousemove", "600", "300"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["key", "l"]);
+    std::thread::sleep(Duration::from_millis(500));
+    display.xdotool(&["mousedown", "1"]);
+    for i in 1..=10 {
+        std::thread::sleep(Duration::from_millis(50));
+        display.xdotool(&["mousemove", &(600 + 20 * i).to_string(), "300"]);
+    }
+    std::thread::sleep(Duration::from_millis(1000));
+    let aiming = display.screenshot(&dir.join("aiming.png"));
+    display.xdotool(&["mouseup", "1"]);
+    std::thread::sleep(Duration::from_millis(1000));
+    let after = display.screenshot(&dir.join("after.png"));
+    let _ = app.kill();
+    let _ = app.wait();
+    // The line runs from (600, 300) to (800, 300), over the empty middle of the box; some
+    // bodies are near its colour, so only that strip is counted.
+    let on_the_line = |img: &RgbaImage| {
+        (610..790)
+            .flat_map(|x| (295..306).map(move |y| (x, y)))
+            .filter(|&(x, y)| {
+                let p = img.get_pixel(x, y).0;
+                (0..3).map(|i| (p[i] as i32 - aim_colour[i] as i32).abs()).sum::<i32>() < 40
+            })
+            .count()
+    };
+    let (during, after) = (on_the_line(&aiming), on_the_line(&after));
+    eprintln!("aim-coloured px on the line: {during} while dragging, {after} after");
+    assert!(during > 150, "no aim line while dragging (see {})", dir.display());
+    assert!(
+        after < during / 4,
+        "the aim line stayed after the release (see {})",
+        dir.display()
+    );
+}
