@@ -53,6 +53,38 @@ fn no_arguments_without_a_display_says_why_the_window_cannot_open() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// A bad scene given to the window commands is reported with its position; the window
+/// would then open on the default scene (tests/window.rs), here there is no display to
+/// open it on. The headless commands keep failing on it with status 1.
+#[test]
+#[cfg(feature = "sandbox")]
+fn a_bad_scene_is_reported_by_open_and_fails_contacts_and_run() {
+    let path = temp_file("bad_open.ron", "(version: 1, bodies: [(shape: Circle(radius: -1.0))])");
+    let p = path.to_str().expect("utf-8 path");
+    let o = Command::new(env!("CARGO_BIN_EXE_collision-lab"))
+        .args(["open", p, "--exit-after", "1"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("runs");
+    let err = stderr(&o);
+    assert!(
+        err.contains("bad_open.ron:1:") && err.contains("default scene"),
+        "{err}"
+    );
+    assert!(err.contains("no display"), "{err}");
+    for command in ["contacts", "run"] {
+        let o = run(&[command, p]);
+        assert_eq!(o.status.code(), Some(1), "{command}");
+        assert!(stderr(&o).contains("bad_open.ron:1:"), "{command}: {}", stderr(&o));
+    }
+    let help = stdout(&run(&["open", "--help"]));
+    assert!(
+        help.contains("--exit-after") && help.contains("--frame-stats"),
+        "{help}"
+    );
+}
+
 #[test]
 fn every_command_has_help() {
     for args in [

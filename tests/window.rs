@@ -225,8 +225,11 @@ struct VirtualDisplay {
 
 impl VirtualDisplay {
     fn start() -> VirtualDisplay {
-        // A display number unlikely to be taken; -nolisten tcp keeps it local.
-        let number = 90 + (std::process::id() % 100);
+        // A display number unlikely to be taken, and one per server: the tests of this
+        // file run in parallel threads of one process. -nolisten tcp keeps it local.
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let nth = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let number = 300 + (std::process::id() % 100) * 8 + nth % 8;
         let display = format!(":{number}");
         let server = Command::new("Xvfb")
             .args([display.as_str(), "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
@@ -409,6 +412,228 @@ fn one_wheel_notch_scrolls_the_left_panel_about_fifty_px() {
     assert!(
         (35..=70).contains(&shift),
         "one notch scrolled {shift} px (see {})",
+        dir.display()
+    );
+}
+
+/// Runs the sandbox with `args` on `display` and waits for it to exit by itself (it is
+/// killed after `timeout`): stdout, stderr and whether it exited successfully.
+fn run_until_exit(
+    display: &VirtualDisplay,
+    args: &[&std::ffi::OsStr],
+    config: &Path,
+    timeout: Duration,
+) -> (String, String, bool) {
+    let mut app = Command::new(BIN)
+        .args(args)
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", config)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        if let Some(status) = app.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = app.kill();
+            let _ = app.wait();
+            panic!("the sandbox did not exit within {timeout:?}: --exit-after is not honoured");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let output = app.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        status.success(),
+    )
+}
+
+/// The `--frame-stats` line of `stdout`, parsed, with its fields checked for sense (no
+/// timing thresholds: machines are noisy).
+fn frame_stats_of(stdout: &str) -> serde_json::Value {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("no JSON line on stdout: {stdout:?}"));
+    let stats: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert!(stats["frames"].as_u64().is_some_and(|n| n > 0), "{line}");
+    for key in ["mean_ms", "p95_ms", "max_ms", "sim_ratio"] {
+        let v = stats[key].as_f64().unwrap_or_else(|| panic!("{key} missing: {line}"));
+        assert!(v.is_finite() && v >= 0.0, "{key}: {line}");
+    }
+    stats
+}
+
+#[test]
+fn open_exits_after_the_time_given_and_prints_frame_stats() {
+    if !display_tools_available(&["Xvfb"]) {
+        return;
+    }
+    let dir = out_dir("frame_stats");
+    let display = VirtualDisplay::start();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/pyramid_20.ron");
+    let started = Instant::now();
+    let (stdout, stderr, success) = run_until_exit(
+        &display,
+        &[
+            "open".as_ref(),
+            scene.as_os_str(),
+            "--exit-after".as_ref(),
+            "3".as_ref(),
+            "--frame-stats".as_ref(),
+        ],
+        &dir.join("config"),
+        Duration::from_secs(60),
+    );
+    assert!(success, "{stderr}");
+    assert!(started.elapsed() >= Duration::from_secs(3), "exited before its time");
+    let stats = frame_stats_of(&stdout);
+    eprintln!("{stats}");
+    assert!(
+        stats["sim_ratio"].as_f64().unwrap() > 0.0,
+        "the scene never stepped: {stats}"
+    );
+    assert!(
+        stats["max_ms"].as_f64().unwrap() >= stats["p95_ms"].as_f64().unwrap(),
+        "{stats}"
+    );
+}
+
+/// A bad scene named on the command line opens the window on the default scene with
+/// the error in the status bar (and on stderr), instead of exiting with nothing shown.
+#[test]
+fn a_bad_scene_on_the_command_line_opens_the_window_with_the_error() {
+    if !display_tools_available(&["Xvfb", "import"]) {
+        return;
+    }
+    let dir = out_dir("bad_open");
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "(version: 1, bodies: [(shape: Circle(radius: -1.0))])").unwrap();
+    let display = VirtualDisplay::start();
+    let shot = dir.join("window.png");
+    let (stdout, stderr, success) = std::thread::scope(|scope| {
+        let run = scope.spawn(|| {
+            run_until_exit(
+                &display,
+                &["open".as_ref(), bad.as_os_str(), "--exit-after".as_ref(), "15".as_ref()],
+                &dir.join("config"),
+                Duration::from_secs(90),
+            )
+        });
+        // Poll until the window shows the default scene and the error (a busy machine
+        // takes a few seconds to open it under software GL).
+        let mut last = String::new();
+        let mut seen = false;
+        for _ in 0..24 {
+            std::thread::sleep(Duration::from_millis(500));
+            if run.is_finished() {
+                break;
+            }
+            let img = display.screenshot(&shot);
+            let (coverage, colours) = coverage_and_colours(&img);
+            // The status bar's error red (panels/mod.rs) along the bottom of the window.
+            let red = (img.height() - 30..img.height())
+                .flat_map(|y| (0..img.width()).map(move |x| (x, y)))
+                .filter(|&(x, y)| {
+                    let p = img.get_pixel(x, y).0;
+                    p[0] > 200 && p[1] < 130 && p[2] < 130
+                })
+                .count();
+            last = format!(
+                "{:.1}% covered, {colours} colours, {red} red px in the status bar",
+                coverage * 100.0
+            );
+            if coverage > 0.05 && colours >= 8 && red > 100 {
+                seen = true;
+                break;
+            }
+        }
+        let (stdout, stderr, success) = run.join().unwrap();
+        assert!(
+            seen,
+            "the window never showed the default scene with the error: {last} (see {}); stderr: {stderr}",
+            shot.display()
+        );
+        (stdout, stderr, success)
+    });
+    assert!(success, "the window's run should succeed: {stderr}");
+    assert!(stderr.contains("bad.ron:1:"), "{stderr}");
+    assert!(stderr.contains("default scene"), "{stderr}");
+    let _ = stdout;
+}
+
+/// The launcher (L, then a left drag) draws its aim line from the press point to the
+/// cursor while the button is held, and nothing of it after the release.
+#[test]
+fn the_launcher_draws_its_aim_while_dragging() {
+    if !display_tools_available(&["Xvfb", "xdotool", "import"]) {
+        return;
+    }
+    let dir = out_dir("launcher");
+    let display = VirtualDisplay::start();
+    let mut app = Command::new(BIN)
+        .args(["open", "--exit-after", "60"])
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let (coverage, colours) = coverage_and_colours(&display.screenshot(&dir.join("before.png")));
+        if coverage > 0.05 && colours >= 8 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window never drew (see {})",
+            dir.display()
+        );
+        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
+    }
+    // The aim's colour (draw/palette.rs, AIM), 8 bits.
+    let aim_colour: [u8; 3] = [255, 115, 77];
+    display.xdotool(&["mousemove", "600", "300"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["key", "l"]);
+    std::thread::sleep(Duration::from_millis(500));
+    display.xdotool(&["mousedown", "1"]);
+    for i in 1..=10 {
+        std::thread::sleep(Duration::from_millis(50));
+        display.xdotool(&["mousemove", &(600 + 20 * i).to_string(), "300"]);
+    }
+    std::thread::sleep(Duration::from_millis(1000));
+    let aiming = display.screenshot(&dir.join("aiming.png"));
+    display.xdotool(&["mouseup", "1"]);
+    std::thread::sleep(Duration::from_millis(1000));
+    let after = display.screenshot(&dir.join("after.png"));
+    let _ = app.kill();
+    let _ = app.wait();
+    // The line runs from (600, 300) to (800, 300), over the empty middle of the box; some
+    // bodies are near its colour, so only that strip is counted.
+    let on_the_line = |img: &RgbaImage| {
+        (610..790)
+            .flat_map(|x| (295..306).map(move |y| (x, y)))
+            .filter(|&(x, y)| {
+                let p = img.get_pixel(x, y).0;
+                (0..3).map(|i| (p[i] as i32 - aim_colour[i] as i32).abs()).sum::<i32>() < 40
+            })
+            .count()
+    };
+    let (during, after) = (on_the_line(&aiming), on_the_line(&after));
+    eprintln!("aim-coloured px on the line: {during} while dragging, {after} after");
+    assert!(during > 150, "no aim line while dragging (see {})", dir.display());
+    assert!(
+        after < during / 4,
+        "the aim line stayed after the release (see {})",
         dir.display()
     );
 }

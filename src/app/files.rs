@@ -65,6 +65,46 @@ pub fn open_now(state: &mut AppState, recent: &mut RecentFiles, path: &Path) -> 
     }
 }
 
+/// What the window opens on when started from the command line.
+#[derive(Clone, Debug)]
+pub struct StartupScene {
+    /// The scene to show.
+    pub scene: scene::Scene,
+    /// Its file (None: the built-in default scene).
+    pub path: Option<PathBuf>,
+    /// Why the named file was not opened (with file, line and column), when it was not:
+    /// the window then shows the default scene and this message in the status bar.
+    pub error: Option<String>,
+}
+
+/// The scene for `collision-lab [open] [SCENE]`: the named file when it loads, else the
+/// built-in default scene and the load error. Someone who opens a bad file from a file
+/// manager has no terminal: a window saying what is wrong tells them, an exit does not.
+/// (`contacts`, `run` and `render` are for scripts and keep failing with the message.)
+pub fn startup_scene(path: Option<&Path>) -> Result<StartupScene, Box<scene::SceneError>> {
+    let error = match path {
+        Some(p) => match scene::load(p) {
+            Ok(loaded) => {
+                return Ok(StartupScene {
+                    scene: loaded,
+                    path: Some(p.to_path_buf()),
+                    error: None,
+                })
+            }
+            Err(e) => Some(e.to_string()),
+        },
+        None => None,
+    };
+    // The built-in scene is checked by the tests; an error here is the build's, not the
+    // user's, and is returned rather than hidden (boxed: a scene error is large).
+    let scene = scene::parse(super::DEFAULT_SCENE_RON, super::DEFAULT_SCENE_NAME).map_err(Box::new)?;
+    Ok(StartupScene {
+        scene,
+        path: None,
+        error,
+    })
+}
+
 /// The scene as it would be saved now: the bodies and settings of the world, and what
 /// the world does not hold (a lesson block, say) from the loaded file.
 pub fn scene_to_save(state: &AppState) -> SceneDef {
@@ -226,6 +266,35 @@ mod tests {
         assert_eq!(s.world.state_hash(), before);
         assert!(s.status.as_ref().unwrap().is_error);
         assert!(recent.paths.is_empty());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_bad_scene_on_the_command_line_opens_the_default_scene_with_the_error() {
+        let dir = temp_dir("startup");
+        let bad = dir.join("bad.ron");
+        std::fs::write(
+            &bad,
+            "(\n  version: 1,\n  bodies: [ (shape: Circle(radius: -1.0)) ],\n)\n",
+        )
+        .unwrap();
+        let opened = startup_scene(Some(&bad)).unwrap();
+        assert_eq!(opened.path, None, "Save must not overwrite the bad file");
+        let error = opened.error.expect("the error is kept for the status bar");
+        assert!(error.contains("bad.ron:3:"), "{error}");
+        let default = scene::parse(crate::app::DEFAULT_SCENE_RON, "d.ron").unwrap();
+        assert_eq!(opened.scene.def().bodies.len(), default.def().bodies.len());
+
+        let missing = startup_scene(Some(&dir.join("nowhere.ron"))).unwrap();
+        assert!(missing.error.is_some_and(|e| e.contains("nowhere.ron")));
+
+        let good = dir.join("good.ron");
+        std::fs::write(&good, include_str!("../../scenes/minimal.ron")).unwrap();
+        let opened = startup_scene(Some(&good)).unwrap();
+        assert_eq!((opened.path.as_deref(), opened.error), (Some(good.as_path()), None));
+
+        let none = startup_scene(None).unwrap();
+        assert_eq!((none.path, none.error), (None, None));
         std::fs::remove_dir_all(dir).unwrap();
     }
 

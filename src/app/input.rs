@@ -59,6 +59,10 @@ pub enum Key {
     Enter,
     /// Remove the last vertex of a polygon being drawn.
     Backspace,
+    /// One step per frame (slow mode) on or off.
+    N,
+    /// The launcher tool on or off.
+    L,
     /// Rotate the held body (Q counter-clockwise, E clockwise).
     Q,
     /// See [`Key::Q`].
@@ -158,7 +162,8 @@ pub fn camera_input(state: &mut AppState, input: &FrameInput, last_mouse_px: Vec
     used
 }
 
-/// The keys that are not a tool's: pause, step, reset, narrow phase, fit, help, undo.
+/// The keys that are not a tool's: pause, step, reset, narrow phase, fit, help, undo,
+/// one step per frame.
 /// The screenshot key (P) and the file keys are handled by the window loop, which owns
 /// the screen and the dialogs.
 pub fn global_keys(state: &mut AppState, input: &FrameInput) {
@@ -179,6 +184,14 @@ pub fn global_keys(state: &mut AppState, input: &FrameInput) {
             Key::F => state.fit_view(),
             Key::H => state.show_help = !state.show_help,
             Key::Tab => state.hide_side_panels = !state.hide_side_panels,
+            Key::N => {
+                state.one_step_per_frame = !state.one_step_per_frame;
+                state.set_status(if state.one_step_per_frame {
+                    "one step per frame: every frame runs exactly one fixed step (N again: real time)"
+                } else {
+                    "real time: the clock decides the steps again"
+                });
+            }
             Key::Z if input.ctrl && input.shift => state.redo(),
             Key::Z if input.ctrl => state.undo(),
             Key::Y if input.ctrl => state.redo(),
@@ -270,6 +283,8 @@ pub fn gather(ui_wants_pointer: bool, ui_wants_keyboard: bool) -> FrameInput {
         (KeyCode::Enter, Key::Enter),
         (KeyCode::KpEnter, Key::Enter),
         (KeyCode::Backspace, Key::Backspace),
+        (KeyCode::N, Key::N),
+        (KeyCode::L, Key::L),
         (KeyCode::Q, Key::Q),
         (KeyCode::E, Key::E),
         (KeyCode::Right, Key::Right),
@@ -456,6 +471,14 @@ mod tests {
         }
         global_keys(&mut s, &key(Key::H));
         assert!(s.show_help);
+        global_keys(&mut s, &key(Key::Space));
+        global_keys(&mut s, &key(Key::N));
+        assert!(s.one_step_per_frame);
+        assert_eq!(s.advance(0.2), 1, "one step per frame, however long the frame");
+        assert_eq!(s.advance(0.0), 1, "…or short");
+        global_keys(&mut s, &key(Key::N));
+        assert_eq!(s.advance(0.2), 12, "real time again");
+        global_keys(&mut s, &key(Key::Space));
         let typing = FrameInput {
             keys: vec![Key::Space],
             ui_wants_keyboard: true,

@@ -16,10 +16,12 @@
 //! file under `panels/`; `draw/` only reads. Nothing here is imported by the core.
 
 pub mod camera;
+pub mod counts;
 pub mod debug_cache;
 pub mod draw;
 pub mod files;
 pub mod flags;
+pub mod frame_stats;
 pub mod history;
 pub mod input;
 pub mod lesson;
@@ -28,6 +30,7 @@ pub mod pick;
 pub mod screenshot;
 pub mod shapes;
 pub mod state;
+pub mod stir;
 pub mod tools;
 pub mod undo;
 
@@ -89,6 +92,15 @@ pub struct AppOptions {
     pub window_size: (i32, i32),
     /// Interactive or render.
     pub mode: Mode,
+    /// Shown in the status bar as the window opens (a scene named on the command line
+    /// that did not load).
+    pub startup_error: Option<String>,
+    /// Interactive: close the window after this many seconds of wall time (scripts and
+    /// tests), without asking about unsaved edits.
+    pub exit_after_s: Option<f64>,
+    /// Interactive: print one JSON line of frame statistics on stdout when the window
+    /// closes (see [`frame_stats`]).
+    pub frame_stats: bool,
 }
 
 /// Opens the window and runs until it closes (or the render is written). Returns the
@@ -144,6 +156,10 @@ without a screen use `xvfb-run collision-lab …`, or the headless commands `con
 async fn window_loop(options: AppOptions) -> Result<(), String> {
     let screen = Vec2::new(mq::screen_width(), mq::screen_height());
     let mut state = AppState::new(&options.scene, options.path.clone(), screen);
+    if let Some(error) = &options.startup_error {
+        // The same message File > Open gives for a bad file, and what was opened instead.
+        state.set_error(format!("not opened: {error} (showing the default scene)"));
+    }
     let mut panels = panels::Panels::default();
     if let Some(speed) = input::egui_line_scroll_speed() {
         egui_macroquad::cfg(|ctx| ctx.options_mut(|o| o.line_scroll_speed = speed));
@@ -172,12 +188,24 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     // Render --stats: frame times summed after the first few (shader compilation, the
     // first egui layout) settle.
     let mut stats = FrameStats::default();
+    // Open --frame-stats: every frame after the first (whose time counts from the
+    // window's creation, not from a frame before it).
+    let mut recorder = frame_stats::FrameRecorder::default();
+    let print_frame_stats = |recorder: &frame_stats::FrameRecorder| {
+        if options.frame_stats {
+            println!("{}", recorder.summary().to_json());
+        }
+    };
     let mut present_ms = 0.0;
     loop {
+        let time_is_up = options
+            .exit_after_s
+            .is_some_and(|limit| started.elapsed().as_secs_f64() >= limit);
         if render.is_none()
-            && (mq::is_quit_requested() || panels.files.quit_confirmed)
-            && panels.files.quit_requested(&state)
+            && (time_is_up
+                || ((mq::is_quit_requested() || panels.files.quit_confirmed) && panels.files.quit_requested(&state)))
         {
+            print_frame_stats(&recorder);
             return Ok(());
         }
         let screen = Vec2::new(mq::screen_width(), mq::screen_height());
@@ -220,6 +248,7 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
 
         // Simulation.
         let sim_start = Instant::now();
+        let mut simulated_s = 0.0;
         match &render {
             // Lesson mode: time is frozen; only the player moves, through recorded steps.
             _ if state.lesson.is_some() => lesson::advance_player(&mut state, render.is_none()),
@@ -231,7 +260,8 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
                 }
             }
             None => {
-                state.advance(f64::from(mq::get_frame_time()));
+                let dt = state.clock.dt_seconds();
+                simulated_s = f64::from(state.advance(f64::from(mq::get_frame_time()))) * dt;
             }
         }
         let simulation_ms = sim_start.elapsed().as_secs_f64() * 1e3;
@@ -308,6 +338,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             present_ms,
             frame_ms: f64::from(mq::get_frame_time()) * 1e3,
         };
+        if frame > 0 {
+            recorder.record(f64::from(mq::get_frame_time()), simulated_s);
+        }
         if let Some(r) = &render {
             if frame >= STATS_WARMUP_FRAMES {
                 stats.add(&times);

@@ -6,9 +6,10 @@ use super::camera::Camera;
 use super::debug_cache::DebugCache;
 use super::flags::DebugFlags;
 use super::history::{History, StepSample};
+use super::stir::{Stir, STIR_AFTER_S};
 use super::tools::{self, ToolState};
 use super::undo::{self, BodyChange, Restore, UndoStack};
-use crate::dynamics::{BodyHandle, FixedClock, StepReport, World, WorldSettings};
+use crate::dynamics::{BodyHandle, FixedClock, StepReport, World, WorldSettings, DEFAULT_MAX_FRAME_SECONDS};
 use crate::math::Vec2;
 use crate::narrow::Algorithm;
 use crate::scene::{Scene, SceneDef};
@@ -16,6 +17,13 @@ use std::path::PathBuf;
 
 /// Pixels left around the scene when the view is fitted.
 pub const FIT_MARGIN_PX: f32 = 40.0;
+
+/// True when the world has dynamic bodies and every one of them sleeps (nothing is
+/// tested, so the plots go flat). False for a world without dynamic bodies.
+pub fn all_asleep(world: &World) -> bool {
+    let mut dynamic = world.bodies().iter().filter(|(_, b)| b.is_dynamic()).peekable();
+    dynamic.peek().is_some() && dynamic.all(|(_, b)| b.is_sleeping())
+}
 
 /// A message in the status bar: what just happened, or what went wrong.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,6 +79,11 @@ pub struct AppState {
     /// Lesson mode: set when the scene has a `lesson` block; time is frozen and the
     /// lesson player replaces the sandbox's tools and panels.
     pub lesson: Option<super::lesson::LessonMode>,
+    /// Slow mode (N): exactly one fixed step per frame while running, whatever the frame
+    /// time, so a fast event (a projectile meeting a wall) can be watched step by step.
+    pub one_step_per_frame: bool,
+    /// "Stir when asleep": kicks a few bodies once the whole scene has slept a while.
+    pub stir: Stir,
 }
 
 impl AppState {
@@ -101,6 +114,8 @@ impl AppState {
             viewport_px: (Vec2::ZERO, screen_size_px),
             debug_cache: DebugCache::default(),
             lesson: super::lesson::LessonMode::from_scene(scene, screen_size_px),
+            one_step_per_frame: false,
+            stir: Stir::default(),
         };
         state.fit_view();
         state
@@ -112,9 +127,13 @@ impl AppState {
         let screen = self.camera.screen_size_px;
         let debug = self.debug.clone();
         let viewport = self.viewport_px;
+        let (one_step_per_frame, stir_enabled) = (self.one_step_per_frame, self.stir.enabled);
         *self = AppState::new(scene, path, screen);
         self.debug = debug;
         self.viewport_px = viewport;
+        // How the user likes to watch is theirs, not the scene's.
+        self.one_step_per_frame = one_step_per_frame;
+        self.stir.enabled = stir_enabled;
         self.fit_view();
     }
 
@@ -149,22 +168,76 @@ impl AppState {
     ///
     /// The steps stop when the clock's step budget is spent (the app may read the wall
     /// clock; the core's clock is told the elapsed time): the rest are dropped, the scene
-    /// runs in slow motion, and the window stays responsive.
+    /// runs in slow motion, and the window stays responsive. In the one-step-per-frame
+    /// mode a running clock gives exactly one step. Afterwards the stir looks at whether
+    /// everything sleeps (see [`Stir`]).
     pub fn advance(&mut self, frame_s: f64) -> u32 {
-        let owed = self.clock.advance(frame_s);
-        let start = std::time::Instant::now();
-        let mut run = 0;
-        while run < owed && self.clock.within_budget(run, start.elapsed().as_secs_f64()) {
+        let run = if self.one_step_per_frame && !self.clock.is_paused() {
             self.step_once();
-            run += 1;
+            1
+        } else {
+            let owed = self.clock.advance(frame_s);
+            let start = std::time::Instant::now();
+            let mut run = 0;
+            while run < owed && self.clock.within_budget(run, start.elapsed().as_secs_f64()) {
+                self.step_once();
+                run += 1;
+            }
+            self.clock.drop_steps(owed, run);
+            run
+        };
+        let running_s = if self.clock.is_paused() || !frame_s.is_finite() {
+            0.0
+        } else {
+            frame_s.clamp(0.0, DEFAULT_MAX_FRAME_SECONDS)
+        };
+        if self.stir.update(all_asleep(&self.world), running_s) {
+            self.stir_now();
         }
-        self.clock.drop_steps(owed, run);
         run
+    }
+
+    /// Wakes a few dynamic bodies with the stir's kicks (not an edit: the simulation, not
+    /// the user, moved them).
+    pub fn stir_now(&mut self) {
+        let dynamic: Vec<BodyHandle> = self
+            .world
+            .bodies()
+            .iter()
+            .filter(|(_, b)| b.is_dynamic())
+            .map(|(h, _)| h)
+            .collect();
+        let kicks = self.stir.kicks(&dynamic);
+        for kick in &kicks {
+            self.world.wake(kick.body);
+            if let Some(body) = self.world.body_mut(kick.body) {
+                body.set_linear_velocity(kick.linear_velocity);
+                body.set_angular_velocity(kick.angular_velocity);
+            }
+        }
+        self.set_status(format!(
+            "all asleep for {STIR_AFTER_S:.0} s: stirred {} bod{} (Simulation panel: stir when asleep)",
+            kicks.len(),
+            if kicks.len() == 1 { "y" } else { "ies" }
+        ));
     }
 
     /// The slow-motion readout for the status bar, when the simulation cannot keep up
     /// with real time ("slow motion: 0.40× real time").
     pub fn slow_motion_text(&self) -> Option<String> {
+        if self.one_step_per_frame && !self.clock.is_paused() {
+            // The clock is not consulted in that mode (its ratio would be stale): one
+            // step of dt per frame of the recent mean length.
+            let frame_ms = self.history.recent_frame_mean().frame_ms;
+            return Some(if frame_ms > 0.0 {
+                format!(
+                    "one step per frame (N): {:.2}× real time",
+                    self.clock.dt_seconds() * 1e3 / frame_ms
+                )
+            } else {
+                "one step per frame (N)".to_string()
+            });
+        }
         self.clock
             .is_slow_motion()
             .then(|| format!("slow motion: {:.2}× real time", self.clock.real_time_ratio()))
@@ -388,6 +461,45 @@ mod tests {
         assert!(sleeping(&s) > 0, "nothing fell asleep in 20 s");
         s.set_narrow_phase(Algorithm::GjkEpa);
         assert_eq!(sleeping(&s), 0, "the switch left bodies asleep");
+    }
+
+    /// The default scene falls asleep by itself (the scene is not changed for the
+    /// sandbox); the app then stirs it after three seconds, unless told not to.
+    #[test]
+    fn a_sleeping_scene_is_stirred_after_three_seconds_unless_switched_off() {
+        let frame_s = 1.0 / 60.0;
+        let run_until_asleep = |s: &mut AppState| {
+            for _ in 0..1800 {
+                s.advance(frame_s);
+                if s.stir.countdown_s().is_some() || (!s.stir.enabled && all_asleep(&s.world)) {
+                    return;
+                }
+            }
+            panic!("the default scene did not fall asleep in 30 s");
+        };
+        let mut s = state();
+        run_until_asleep(&mut s);
+        let mut frames = 0;
+        while all_asleep(&s.world) {
+            s.advance(frame_s);
+            frames += 1;
+            assert!(frames < 200, "no stir after {frames} frames asleep");
+        }
+        let asleep_s = f64::from(frames) * frame_s;
+        assert!((asleep_s - STIR_AFTER_S).abs() < 0.1, "stirred after {asleep_s} s");
+        assert!(
+            s.world.bodies().iter().any(|(_, b)| b.linear_velocity().y > 1.0),
+            "nothing was kicked up"
+        );
+        assert!(!s.dirty, "a stir is not an edit");
+
+        let mut quiet = state();
+        quiet.stir.enabled = false;
+        run_until_asleep(&mut quiet);
+        for _ in 0..600 {
+            quiet.advance(frame_s);
+        }
+        assert!(all_asleep(&quiet.world), "stirring is off");
     }
 
     #[test]

@@ -100,14 +100,18 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         #[cfg(feature = "sandbox")]
-        None => window::open(cli.scene.as_deref()),
+        None => window::open(&window::OpenArgs {
+            scene: cli.scene,
+            exit_after: None,
+            frame_stats: false,
+        }),
         #[cfg(not(feature = "sandbox"))]
         None => {
             let _ = cli.scene;
             Cli::command().print_long_help().map_err(CliError::from)
         }
         #[cfg(feature = "sandbox")]
-        Some(Command::Open(args)) => window::open(args.scene.as_deref()),
+        Some(Command::Open(args)) => window::open(&args),
         #[cfg(feature = "sandbox")]
         Some(Command::Render(args)) => window::render(&args),
         Some(Command::Contacts(args)) => contacts::run(&args),

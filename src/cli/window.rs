@@ -4,14 +4,31 @@
 use super::CliError;
 use clap::Args;
 use collision_lab::app::{self, flags::DebugFlags, AppOptions, Mode, RenderOptions};
-use collision_lab::scene::{self, Scene};
-use std::path::{Path, PathBuf};
+use collision_lab::scene;
+use std::path::PathBuf;
 
 /// `collision-lab open SCENE`.
 #[derive(Debug, Args)]
 pub struct OpenArgs {
-    /// The scene to open (RON); without it, the built-in default scene.
+    /// The scene to open (RON); without it, the built-in default scene. A file that does
+    /// not load is reported (here and in the window), and the default scene opens.
     pub scene: Option<PathBuf>,
+    /// Close the window after this many seconds (wall time), without asking about
+    /// unsaved edits: for scripts and tests.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub exit_after: Option<f64>,
+    /// On exit, print one JSON line on stdout:
+    /// {"frames":N,"mean_ms":…,"p95_ms":…,"max_ms":…,"sim_ratio":…} (sim_ratio: simulated
+    /// time / real time).
+    #[arg(long)]
+    pub frame_stats: bool,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| format!("`{text}` is not a number of seconds (0 or more)"))
 }
 
 /// `collision-lab render SCENE --frames N --out shot.png`.
@@ -75,21 +92,21 @@ fn parse_size(text: &str) -> Result<(i32, i32), String> {
     Ok((parse(w)?, parse(h)?))
 }
 
-fn load_or_default(path: Option<&Path>) -> Result<(Scene, Option<PathBuf>), CliError> {
-    match path {
-        Some(p) => Ok((scene::load(p)?, Some(p.to_path_buf()))),
-        None => Ok((scene::parse(app::DEFAULT_SCENE_RON, app::DEFAULT_SCENE_NAME)?, None)),
+/// Opens the sandbox on `args.scene` (the default scene when None, or when the file does
+/// not load: then the error goes to stderr and to the window's status bar).
+pub fn open(args: &OpenArgs) -> Result<(), CliError> {
+    let start = app::files::startup_scene(args.scene.as_deref()).map_err(CliError::Scene)?;
+    if let Some(error) = &start.error {
+        eprintln!("error: {error} (opening the default scene instead)");
     }
-}
-
-/// Opens the sandbox on `scene` (the default scene when None).
-pub fn open(scene: Option<&Path>) -> Result<(), CliError> {
-    let (scene, path) = load_or_default(scene)?;
     app::run(AppOptions {
-        scene,
-        path,
+        scene: start.scene,
+        path: start.path,
         window_size: app::DEFAULT_WINDOW_SIZE,
         mode: Mode::Interactive,
+        startup_error: start.error,
+        exit_after_s: args.exit_after,
+        frame_stats: args.frame_stats,
     })
     .map_err(CliError::Window)
 }
@@ -97,7 +114,7 @@ pub fn open(scene: Option<&Path>) -> Result<(), CliError> {
 /// Renders a scene to a PNG.
 pub fn render(args: &RenderArgs) -> Result<(), CliError> {
     let debug = DebugFlags::parse_list(&args.debug).map_err(CliError::Window)?;
-    let (scene, path) = load_or_default(Some(&args.scene))?;
+    let (scene, path) = (scene::load(&args.scene)?, Some(args.scene.clone()));
     app::run(AppOptions {
         scene,
         path,
@@ -115,6 +132,9 @@ pub fn render(args: &RenderArgs) -> Result<(), CliError> {
                 step: args.lesson_step,
             },
         }),
+        startup_error: None,
+        exit_after_s: None,
+        frame_stats: false,
     })
     .map_err(CliError::Window)?;
     println!("wrote {}", args.out.display());

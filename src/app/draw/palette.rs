@@ -1,10 +1,10 @@
 //! The tools' previews, drawn over the world: the shape being dragged from the palette
-//! (a ghost under the cursor), the mouse spring, and the polygon being drawn with its
-//! crossing edges in red.
+//! (a ghost under the cursor), the mouse spring, the polygon being drawn with its
+//! crossing edges in red, and the launcher's aim.
 
 use super::super::shapes::ShapeParams;
 use super::super::state::AppState;
-use super::super::tools::{draw_polygon, Mode};
+use super::super::tools::{draw_polygon, launch, Mode};
 use super::{colors, fill_convex, line, outline};
 use crate::geometry::Polygon;
 use crate::math::Vec2;
@@ -16,6 +16,8 @@ const GHOST_FILL: Color = Color::new(0.6, 0.9, 1.0, 0.18);
 const GHOST_OUTLINE: Color = Color::new(0.6, 0.9, 1.0, 0.9);
 /// The mouse spring.
 const SPRING: Color = Color::new(1.0, 0.85, 0.2, 0.9);
+/// The launcher's aim line, ball and speed.
+const AIM: Color = Color::new(1.0, 0.45, 0.3, 0.95);
 /// Edges of the polygon being drawn.
 const DRAWN_EDGE: Color = Color::new(0.6, 0.9, 1.0, 1.0);
 /// Its rubber band and closing edge, not yet clicked.
@@ -51,6 +53,43 @@ pub fn draw_tool_preview(state: &AppState) {
     if tools.mode == Mode::DrawPolygon {
         draw_polygon_in_progress(state);
     }
+    if let Some(aim) = &tools.aim {
+        draw_aim(state, aim);
+    }
+}
+
+/// The launcher's aim: the ball at the press point, the line of the drag with an arrow
+/// head, and the speed it would fire at beside the cursor.
+fn draw_aim(state: &AppState, aim: &launch::Aim) {
+    let cam = &state.camera;
+    let from = cam.world_to_screen(aim.from_world);
+    let radius_px = cam.pixels_per_metre * launch::PROJECTILE_RADIUS_M;
+    draw_circle(from.x, from.y, radius_px.max(3.0), AIM);
+    let min_drag_m = cam.length_to_world(launch::MIN_DRAG_PX);
+    let Some(velocity) = launch::launch_velocity(aim.from_world, aim.to_world, min_drag_m) else {
+        return;
+    };
+    line(cam, aim.from_world, aim.to_world, 2.0, AIM);
+    // The arrow head at the cursor, in screen space (y down).
+    let to = cam.world_to_screen(aim.to_world);
+    let along = (to - from).normalize_or_zero();
+    let across = Vec2::new(-along.y, along.x);
+    for side in [-1.0, 1.0] {
+        let tip = to - along * 12.0 + across * (6.0 * side);
+        macroquad::prelude::draw_line(to.x, to.y, tip.x, tip.y, 2.0, AIM);
+    }
+    let capped = if velocity.length() >= launch::MAX_SPEED_M_PER_S - 1e-3 {
+        " (max)"
+    } else {
+        ""
+    };
+    draw_text(
+        format!("{:.0} m/s{capped}", velocity.length()),
+        to.x + 10.0,
+        to.y - 10.0,
+        22.0,
+        AIM,
+    );
 }
 
 /// A translucent copy of the shape `params` makes, centred on `at` (world, m).

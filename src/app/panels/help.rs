@@ -11,6 +11,7 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             (".", "one step (pauses)"),
             ("R", "reset to the loaded scene (undoable)"),
             ("1 / 2 / 3", "narrow phase: NonConvexSat / SatDecomposed / GjkEpa"),
+            ("N", "one step per frame (slow mode) / real time"),
         ],
     ),
     (
@@ -19,7 +20,7 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("F", "fit the scene in the view"),
             ("wheel", "zoom about the cursor"),
             ("right or middle drag", "pan"),
-            ("P", "screenshot (PNG in the current directory)"),
+            ("P", "screenshot (PNG under the pictures folder, in collision-lab/)"),
             ("Tab", "hide / show the side panels"),
             ("H", "this help"),
         ],
@@ -33,6 +34,10 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("Delete", "delete the selection"),
             ("Ctrl+D", "duplicate the selection"),
             ("drag from the palette", "place a new shape"),
+            (
+                "L, then left drag",
+                "launch: aim from the press point, release to fire a fast ball",
+            ),
             (
                 "Enter / Backspace",
                 "finish a polygon being drawn / remove its last vertex",
@@ -105,6 +110,7 @@ mod tests {
             "Delete",
             "Ctrl+D",
             "Escape",
+            "N",
         ] {
             assert!(keys.contains(&k), "{k}");
         }
@@ -112,5 +118,6 @@ mod tests {
         assert!(keys.iter().any(|k| k.contains("Q / E")));
         assert!(keys.iter().any(|k| k.contains("Enter")));
         assert!(keys.iter().any(|k| k.contains(".ron")));
+        assert!(keys.iter().any(|k| k.starts_with("L,")));
     }
 }

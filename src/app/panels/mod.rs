@@ -42,6 +42,31 @@ pub struct Panels {
     pub lessons: super::lesson::panel::LessonMenu,
 }
 
+/// The left part of the status bar: the slow-motion readout, then the last message (or
+/// the most useful keys).
+fn status_messages(ui: &mut egui::Ui, state: &AppState) {
+    if let Some(slow) = state.slow_motion_text() {
+        ui.colored_label(egui::Color32::from_rgb(255, 190, 80), slow).on_hover_text(
+            "Each frame's steps stop after 40 ms so the window stays responsive; the simulation runs slower than real time. \
+(In the one-step-per-frame mode, N, every frame runs exactly one step.)",
+        );
+        ui.separator();
+    }
+    match &state.status {
+        Some(s) if s.is_error => {
+            ui.colored_label(egui::Color32::from_rgb(255, 90, 90), &s.text);
+        }
+        Some(s) => {
+            ui.label(&s.text);
+        }
+        None => {
+            ui.label(
+                "H: help · Tab: side panels · Space: pause · left drag: move bodies · right drag: pan · wheel: zoom",
+            );
+        }
+    }
+}
+
 impl Panels {
     /// A modal dialog is open: keys and clicks are the dialog's alone.
     pub fn modal_open(&self) -> bool {
@@ -116,21 +141,22 @@ impl Panels {
         });
         egui::TopBottomPanel::bottom("status").show(ctx, |ui| {
             ui.horizontal(|ui| {
-                if let Some(slow) = state.slow_motion_text() {
-                    ui.colored_label(egui::Color32::from_rgb(255, 190, 80), slow)
-                        .on_hover_text("Each frame's steps stop after 40 ms so the window stays responsive; the simulation runs slower than real time.");
-                    ui.separator();
-                }
-                match &state.status {
-                Some(s) if s.is_error => {
-                    ui.colored_label(egui::Color32::from_rgb(255, 90, 90), &s.text);
-                }
-                Some(s) => {
-                    ui.label(&s.text);
-                }
-                None => {
-                    ui.label("H: help · Tab: side panels · Space: pause · left drag: move bodies · right drag: pan · wheel: zoom");
-                }
+                let amber = egui::Color32::from_rgb(255, 190, 80);
+                if state.lesson.is_none() {
+                    // Right to left: the counts stay put at the right end while the
+                    // messages on the left come and go.
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        ui.label(super::counts::WorldCounts::of(&state.world).text())
+                            .on_hover_text("bodies (dynamic ones awake) · contact pairs of the last step · islands: dynamic bodies joined by contacts");
+                        if let Some(countdown) = state.stir.countdown_text() {
+                            ui.separator();
+                            ui.colored_label(amber, countdown)
+                                .on_hover_text("Simulation → stir when asleep: a few bodies get a kick so the plots move again");
+                        }
+                        ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| status_messages(ui, state));
+                    });
+                } else {
+                    status_messages(ui, state);
                 }
             });
         });

@@ -65,6 +65,16 @@ impl PalettePanel {
             {
                 set_mode(state, if drawing { Mode::Select } else { Mode::DrawPolygon });
             }
+            let launching = state.tools.mode == Mode::Launch;
+            if ui
+                .selectable_label(launching, "Launch (L)")
+                .on_hover_text(
+                    "drag in the world to aim, release to fire a small dense ball: the longer the drag, the faster (Ctrl+Z removes it)",
+                )
+                .clicked()
+            {
+                set_mode(state, if launching { Mode::Select } else { Mode::Launch });
+            }
         });
         ui.weak("Drag a shape into the world, or click it and then click in the world.");
         let (size, side_count) = (*size_m, *sides);

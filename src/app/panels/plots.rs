@@ -6,7 +6,7 @@
 //! height and the panel's width, so a plot never grows the scroll area it sits in.
 
 use super::super::history::{History, HISTORY_SECONDS, PHASES};
-use super::super::state::AppState;
+use super::super::state::{all_asleep, AppState};
 use crate::dynamics::DisagreementKind;
 use crate::narrow::Algorithm;
 use egui::Color32;
@@ -126,7 +126,12 @@ impl PlotsPanel {
         let width = ui.available_width().max(120.0);
         frame_readout(ui, &state.history);
         ui.separator();
-        if all_asleep(&state.world) {
+        if let Some(countdown) = state.stir.countdown_text() {
+            ui.colored_label(
+                Color32::from_rgb(240, 200, 90),
+                format!("{countdown}: nothing is tested, so the plots are flat until then."),
+            );
+        } else if all_asleep(&state.world) {
             // The plots below go flat when the scene sleeps: say why, and how to wake it.
             ui.colored_label(
                 Color32::from_rgb(240, 200, 90),
@@ -184,12 +189,6 @@ impl PlotsPanel {
             );
         });
     }
-}
-
-/// Every dynamic body sleeps (and there is one).
-pub fn all_asleep(world: &crate::dynamics::World) -> bool {
-    let mut dynamic = world.bodies().iter().filter(|(_, b)| b.is_dynamic()).peekable();
-    dynamic.peek().is_some() && dynamic.all(|(_, b)| b.is_sleeping())
 }
 
 /// Simulation / UI / drawing / whole frame, mean over the last second, and FPS.

@@ -6,6 +6,9 @@ use crate::broad::BroadPhaseKind;
 use crate::dynamics::{ContinuousMode, Resolution};
 use crate::narrow::Algorithm;
 
+/// Room right of a slider for its value box and label (px).
+const SLIDER_LABEL_ROOM_PX: f32 = 160.0;
+
 /// The simulation panel (no state of its own yet).
 #[derive(Default)]
 pub struct SimulationPanel {}
@@ -26,6 +29,10 @@ impl SimulationPanel {
             .response
             .on_hover_text("keys 1, 2, 3 switch it live");
         state.set_narrow_phase(algorithm);
+        // Sliders narrow enough that the longest label ("kill distance (m)") still
+        // clears the scroll bar egui floats over the panel's right edge: at the panel's
+        // default width it used to run under it ("gravity y (m/s²)" was cut at 1280 px).
+        ui.spacing_mut().slider_width = (ui.available_width() - SLIDER_LABEL_ROOM_PX).clamp(60.0, 200.0);
         ui.horizontal(|ui| {
             let paused = state.clock.is_paused();
             if ui.button(if paused { "▶ Run" } else { "⏸ Pause" }).clicked() {
@@ -71,6 +78,14 @@ impl SimulationPanel {
                 }
             });
         ui.checkbox(&mut settings.sleeping, "sleeping");
+        ui.checkbox(&mut state.stir.enabled, "stir when asleep")
+            .on_hover_text(format!(
+                "When every body has slept for {:.0} s, give a few of them a kick so the plots and the race move again",
+                super::super::stir::STIR_AFTER_S
+            ));
+        ui.checkbox(&mut state.one_step_per_frame, "one step per frame (N)")
+            .on_hover_text("Slow mode: exactly one fixed step each frame, to watch fast events step by step");
+        let settings = state.world.settings_mut();
         ui.checkbox(&mut settings.race, "race the three narrow phases");
         ui.add(egui::Slider::new(&mut settings.substeps, 1..=16).text("substeps"));
         ui.add(egui::Slider::new(&mut settings.gravity.y, -30.0..=0.0).text("gravity y (m/s²)"));

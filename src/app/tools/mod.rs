@@ -10,6 +10,7 @@
 //! the mode's left button Select: grab / move / throw   (drag.rs)
 //!                        Place: click drops the shape   (place.rs)
 //!                        DrawPolygon: click a vertex    (draw_polygon.rs)
+//!                        Launch: drag aims, release fires (launch.rs)
 //! ```
 //!
 //! Every change of the world a user would want to take back goes through
@@ -18,6 +19,7 @@
 pub mod drag;
 pub mod draw_polygon;
 pub mod edit;
+pub mod launch;
 pub mod place;
 
 use super::input::{Button, FrameInput, Key};
@@ -40,6 +42,8 @@ pub enum Mode {
     Place(ShapeParams),
     /// Clicks add the vertices of a new polygon.
     DrawPolygon,
+    /// Drag to aim, release to fire a projectile (launch.rs).
+    Launch,
 }
 
 /// What the left mouse button does, and what it is in the middle of.
@@ -60,6 +64,8 @@ pub struct ToolState {
     pub cursor_in_world: bool,
     /// Seed of the next random polygon; advanced by each one dropped so each differs.
     pub next_seed: u64,
+    /// A shot being aimed (Launch mode, left button held).
+    pub aim: Option<launch::Aim>,
 }
 
 impl ToolState {
@@ -71,7 +77,7 @@ impl ToolState {
     /// True while the left button is in the middle of something (a body held, a shape
     /// dragged from the palette) — panels should not start anything else.
     pub fn busy(&self) -> bool {
-        self.grab.is_some() || self.palette_drag.is_some()
+        self.grab.is_some() || self.palette_drag.is_some() || self.aim.is_some()
     }
 }
 
@@ -89,6 +95,7 @@ pub fn handle_input(state: &mut AppState, input: &FrameInput) {
         Mode::Select => drag::handle(state, input),
         Mode::Place(params) => place::handle_place_mode(state, input, params),
         Mode::DrawPolygon => draw_polygon::handle(state, input),
+        Mode::Launch => launch::handle(state, input),
     }
     // The body under the cursor (the held one while held).
     state.hovered = match &state.tools.grab {
@@ -121,7 +128,7 @@ pub(crate) fn pressed_in_world(state: &AppState, input: &FrameInput) -> bool {
     input.pressed(Button::Left) && state.tools.cursor_in_world
 }
 
-/// The tool keys: Delete, Ctrl+D, Escape, Enter, Backspace, Q/E.
+/// The tool keys: Delete, Ctrl+D, Escape, Enter, Backspace, Q/E, L.
 fn handle_keys(state: &mut AppState, input: &FrameInput) {
     let drawing = state.tools.mode == Mode::DrawPolygon;
     for &key in &input.keys {
@@ -142,6 +149,10 @@ fn handle_keys(state: &mut AppState, input: &FrameInput) {
                     edit::duplicate_body(state, h);
                 }
             }
+            Key::L if !input.ctrl => {
+                let launching = state.tools.mode == Mode::Launch;
+                set_mode(state, if launching { Mode::Select } else { Mode::Launch });
+            }
             Key::Q => drag::rotate_held(state, drag::KEY_ROTATION_RAD),
             Key::E => drag::rotate_held(state, -drag::KEY_ROTATION_RAD),
             _ => {}
@@ -153,6 +164,8 @@ fn handle_keys(state: &mut AppState, input: &FrameInput) {
 fn escape(state: &mut AppState) {
     if state.tools.grab.is_some() {
         drag::release(state);
+    } else if state.tools.aim.take().is_some() {
+        state.set_status("launch cancelled");
     } else if state.tools.mode == Mode::DrawPolygon && !state.tools.polygon.is_empty() {
         state.tools.polygon.clear();
         state.set_status("polygon cancelled");
@@ -169,6 +182,7 @@ pub fn set_mode(state: &mut AppState, mode: Mode) {
         drag::release(state);
     }
     state.tools.polygon.clear();
+    state.tools.aim = None;
     state.set_status(match &mode {
         Mode::Select => "select: click a body to inspect it, drag to move it".to_string(),
         Mode::Place(p) => format!(
@@ -179,6 +193,11 @@ pub fn set_mode(state: &mut AppState, mode: Mode) {
             "draw polygon: click the vertices; Enter or the first vertex closes it, Backspace removes one, Esc cancels"
                 .to_string()
         }
+        Mode::Launch => format!(
+            "launch: drag in the world to aim, release to fire a ball ({} m/s per metre of drag, at most {} m/s); L or Esc: stop",
+            launch::SPEED_PER_METRE,
+            launch::MAX_SPEED_M_PER_S
+        ),
     });
     state.tools.mode = mode;
 }
