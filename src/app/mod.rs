@@ -22,6 +22,7 @@ pub mod files;
 pub mod flags;
 pub mod history;
 pub mod input;
+pub mod inset;
 pub mod labels;
 pub mod lesson;
 pub mod panels;
