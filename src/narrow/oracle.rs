@@ -217,7 +217,7 @@ pub fn judge(intersect: bool, depth: f32, exact: &ExactAnswer, scale_m: f32) -> 
         (true, true) => match exact.depth {
             Some(e) if (depth - e).abs() > tol => {
                 let ratio = depth / e.max(f32::MIN_POSITIVE);
-                if ratio > MTV_RATIO_TOLERANCE || ratio < 1.0 / MTV_RATIO_TOLERANCE {
+                if !(1.0 / MTV_RATIO_TOLERANCE..=MTV_RATIO_TOLERANCE).contains(&ratio) {
                     Verdict::MtvRatio { ratio }
                 } else {
                     Verdict::Agrees
