@@ -3,8 +3,10 @@
 //!
 //! A − B lives in the space of translations, not in the scene: drawn at the world
 //! origin it lay over the ground and the pile, at the pile's scale. The inset gives it
-//! a place and a scale of its own. Its title bar drags it (the offset from its corner
-//! is kept while the sandbox runs). Pure geometry here; `draw/debug/focus.rs` draws.
+//! a place and a scale of its own: the corner of the view farthest from the pair it
+//! explains (so it never hides that pair), until the user drags it by its title bar,
+//! after which it stays where it was put. Pure geometry here; `draw/debug/focus.rs`
+//! draws.
 
 use super::input::{Button, FrameInput};
 use crate::math::Vec2;
@@ -21,8 +23,9 @@ const PADDING_PX: f32 = 16.0;
 /// Where the inset is and whether it is being dragged.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MinkowskiInset {
-    /// Offset from its home, the view's lower-left corner (px, y down).
-    pub offset_px: Vec2,
+    /// Where the user put it: its top-left corner's offset from the view's top-left
+    /// corner (px, y down). None: the corner farthest from the focus pair.
+    pub offset_px: Option<Vec2>,
     /// While dragged: the cursor's offset from the inset's top-left corner.
     pub grab_px: Option<Vec2>,
 }
@@ -44,11 +47,17 @@ impl PxRect {
 }
 
 impl MinkowskiInset {
-    /// The inset's frame in a view spanning `viewport` (px), kept inside the view.
-    pub fn rect(&self, viewport: (Vec2, Vec2)) -> PxRect {
+    /// The inset's frame in a view spanning `viewport` (px), kept inside the view:
+    /// where the user put it, else in the corner farthest from `avoid_px` (the focus
+    /// pair on the screen; lower left without one).
+    pub fn rect(&self, viewport: (Vec2, Vec2), avoid_px: Option<Vec2>) -> PxRect {
         let (lo, hi) = viewport;
         let max_min = (hi - INSET_SIZE_PX).max(lo);
-        let min = (home(viewport) + self.offset_px).clamp(lo, max_min);
+        let wanted = match self.offset_px {
+            Some(offset) => lo + offset,
+            None => home(viewport, avoid_px),
+        };
+        let min = wanted.clamp(lo, max_min);
         PxRect {
             min,
             max: min + INSET_SIZE_PX,
@@ -56,8 +65,8 @@ impl MinkowskiInset {
     }
 
     /// The title bar (the drag handle).
-    pub fn title_rect(&self, viewport: (Vec2, Vec2)) -> PxRect {
-        let r = self.rect(viewport);
+    pub fn title_rect(&self, viewport: (Vec2, Vec2), avoid_px: Option<Vec2>) -> PxRect {
+        let r = self.rect(viewport, avoid_px);
         PxRect {
             min: r.min,
             max: Vec2::new(r.max.x, r.min.y + TITLE_PX),
@@ -66,30 +75,51 @@ impl MinkowskiInset {
 
     /// Follows a drag of the title bar. Returns true when the inset took the mouse this
     /// frame (so the tools below it do not also react).
-    pub fn handle_input(&mut self, viewport: (Vec2, Vec2), input: &FrameInput) -> bool {
+    pub fn handle_input(&mut self, viewport: (Vec2, Vec2), avoid_px: Option<Vec2>, input: &FrameInput) -> bool {
         if let Some(grab) = self.grab_px {
-            let home = home(viewport);
-            self.offset_px = input.mouse_px - grab - home;
+            self.offset_px = Some(input.mouse_px - grab - viewport.0);
             // Kept as it is drawn: clamped inside the view.
-            self.offset_px = self.rect(viewport).min - home;
+            self.offset_px = Some(self.rect(viewport, avoid_px).min - viewport.0);
             if input.released(Button::Left) || !input.down.contains(&Button::Left) {
                 self.grab_px = None;
             }
             return true;
         }
-        if input.pressed(Button::Left) && !input.ui_wants_pointer && self.title_rect(viewport).contains(input.mouse_px)
+        if input.pressed(Button::Left)
+            && !input.ui_wants_pointer
+            && self.title_rect(viewport, avoid_px).contains(input.mouse_px)
         {
-            self.grab_px = Some(input.mouse_px - self.rect(viewport).min);
+            self.grab_px = Some(input.mouse_px - self.rect(viewport, avoid_px).min);
             return true;
         }
         false
     }
 }
 
-/// The inset's top-left corner with no offset: the view's lower-left corner.
-fn home(viewport: (Vec2, Vec2)) -> Vec2 {
+/// The inset's top-left corner when the user has not placed it: in the corner of the
+/// view farthest from `avoid_px`, lower left without one.
+fn home(viewport: (Vec2, Vec2), avoid_px: Option<Vec2>) -> Vec2 {
     let (lo, hi) = viewport;
-    Vec2::new(lo.x + MARGIN_PX, hi.y - MARGIN_PX - INSET_SIZE_PX.y)
+    let (left, right) = (lo.x + MARGIN_PX, hi.x - MARGIN_PX - INSET_SIZE_PX.x);
+    let (top, bottom) = (lo.y + MARGIN_PX, hi.y - MARGIN_PX - INSET_SIZE_PX.y);
+    let corners = [
+        Vec2::new(left, bottom),
+        Vec2::new(right, bottom),
+        Vec2::new(left, top),
+        Vec2::new(right, top),
+    ];
+    let Some(avoid) = avoid_px else {
+        return corners[0];
+    };
+    let centre = |c: Vec2| c + INSET_SIZE_PX * 0.5;
+    corners
+        .into_iter()
+        .max_by(|p, q| {
+            (centre(*p) - avoid)
+                .length_squared()
+                .total_cmp(&(centre(*q) - avoid).length_squared())
+        })
+        .unwrap_or(corners[0])
 }
 
 /// How A − B maps into the inset: a scale and a centre chosen so that `extent` (A − B's
@@ -136,19 +166,23 @@ mod tests {
     }
 
     #[test]
-    fn it_starts_in_the_lower_left_corner_and_stays_in_the_view() {
+    fn it_sits_in_the_corner_farthest_from_the_pair_and_stays_in_the_view() {
         let mut inset = MinkowskiInset::default();
-        let r = inset.rect(view());
+        let r = inset.rect(view(), None);
         assert_eq!(r.min, Vec2::new(212.0, 770.0 - 12.0 - INSET_SIZE_PX.y));
-        inset.offset_px = Vec2::new(-5000.0, 5000.0);
-        let r = inset.rect(view());
+        // The pair low on the left: the inset goes up to the right.
+        let r = inset.rect(view(), Some(Vec2::new(300.0, 700.0)));
+        assert_eq!(r.min, Vec2::new(1000.0 - 12.0 - INSET_SIZE_PX.x, 42.0));
+        inset.offset_px = Some(Vec2::new(-5000.0, 5000.0));
+        let r = inset.rect(view(), None);
         assert!(r.min.x >= 200.0 && r.max.y <= 770.0, "{r:?}");
     }
 
     #[test]
-    fn dragging_the_title_moves_it() {
+    fn dragging_the_title_moves_it_and_it_stays_put() {
         let mut inset = MinkowskiInset::default();
-        let title = inset.title_rect(view());
+        let pair = Some(Vec2::new(300.0, 700.0));
+        let title = inset.title_rect(view(), pair);
         let grab_at = title.min + Vec2::new(40.0, 8.0);
         let mut input = FrameInput {
             mouse_px: grab_at,
@@ -156,20 +190,23 @@ mod tests {
             down: vec![Button::Left],
             ..Default::default()
         };
-        assert!(inset.handle_input(view(), &input));
+        assert!(inset.handle_input(view(), pair, &input));
         input.pressed.clear();
-        input.mouse_px = grab_at + Vec2::new(300.0, -200.0);
-        assert!(inset.handle_input(view(), &input));
-        assert_eq!(inset.rect(view()).min, title.min + Vec2::new(300.0, -200.0));
+        input.mouse_px = grab_at + Vec2::new(-300.0, 200.0);
+        assert!(inset.handle_input(view(), pair, &input));
+        let moved = title.min + Vec2::new(-300.0, 200.0);
+        assert_eq!(inset.rect(view(), pair).min, moved);
         input.down.clear();
         input.released = vec![Button::Left];
-        inset.handle_input(view(), &input);
+        inset.handle_input(view(), pair, &input);
         assert_eq!(inset.grab_px, None);
+        // Placed by hand, it no longer follows the pair.
+        assert_eq!(inset.rect(view(), Some(Vec2::new(900.0, 100.0))).min, moved);
         // A press below the title (inside the drawing) is not a grab.
         input.released.clear();
         input.pressed = vec![Button::Left];
-        input.mouse_px = inset.rect(view()).min + Vec2::new(40.0, 100.0);
-        assert!(!inset.handle_input(view(), &input));
+        input.mouse_px = inset.rect(view(), pair).min + Vec2::new(40.0, 100.0);
+        assert!(!inset.handle_input(view(), pair, &input));
     }
 
     #[test]

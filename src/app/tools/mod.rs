@@ -81,7 +81,11 @@ pub fn handle_input(state: &mut AppState, input: &FrameInput) {
     // The Minkowski inset's title bar drags the inset, not a body under it.
     if state.debug.minkowski
         && state.tools.palette_drag.is_none()
-        && state.minkowski_inset.handle_input(state.viewport_px, input)
+        && state.minkowski_inset.handle_input(
+            state.viewport_px,
+            crate::app::draw::debug::focus::focus_on_screen(state),
+            input,
+        )
     {
         state.hovered = None;
         return;

@@ -54,14 +54,39 @@ pub fn draw_verdict(state: &AppState) {
     let (Some(a), Some(b)) = (state.world.body(focus.choice.a), state.world.body(focus.choice.b)) else {
         return;
     };
-    let text = format!("{} by {}", words, focus.algorithm.name());
-    // Between the two letters, below them, so it names the pair without hiding either.
-    let mid = (a.center_of_mass() + b.center_of_mass()) * 0.5;
-    label_world(state, mid, Vec2::new(0.0, 26.0), &text, WRONG);
+    let text = format!("{words} ({})", focus.algorithm.name());
+    // Near the pair, off both letters (label_world centres them on the centres of mass).
+    let cam = &state.camera;
+    let letter = |p: Vec2| crate::app::labels::Rect::around(cam.world_to_screen(p), 12.0);
+    let (com_a, com_b) = (a.center_of_mass(), b.center_of_mass());
+    let size = measure_text(&text, None, LABEL_FONT, 1.0);
+    let mid = cam.world_to_screen((com_a + com_b) * 0.5);
+    let request = crate::app::labels::LabelRequest {
+        anchor: mid,
+        preferred: Some(mid + Vec2::new(-0.5 * size.width - 3.0, 22.0)),
+        size: Vec2::new(size.width + 6.0, size.height + 5.0),
+    };
+    let (lo, hi) = state.viewport_px;
+    let bounds = crate::app::labels::Rect { min: lo, max: hi };
+    let placed = crate::app::labels::place_labels(&[request], &[letter(com_a), letter(com_b)], bounds)[0];
+    label_px(
+        Vec2::new(placed.rect.min.x + 3.0, placed.rect.min.y + size.offset_y + 2.0),
+        &text,
+        WRONG,
+    );
 }
 
 /// The colour of a wrong answer's flag.
 const WRONG: Color = Color::new(1.0, 0.35, 0.35, 1.0);
+
+/// Where the focus pair is on the screen (between its centres of mass): the inset
+/// keeps away from it.
+pub fn focus_on_screen(state: &AppState) -> Option<Vec2> {
+    let focus = state.debug_cache.focus.as_ref()?;
+    let a = state.world.body(focus.choice.a)?.center_of_mass();
+    let b = state.world.body(focus.choice.b)?.center_of_mass();
+    Some(state.camera.world_to_screen((a + b) * 0.5))
+}
 
 /// A screen-space arrow from `a` to `b` (px).
 fn arrow_px(a: Vec2, b: Vec2, width: f32, color: Color) {
@@ -107,7 +132,7 @@ pub fn draw_minkowski(state: &AppState) {
     if focus.minkowski.is_empty() {
         return;
     }
-    let frame = state.minkowski_inset.rect(state.viewport_px);
+    let frame = state.minkowski_inset.rect(state.viewport_px, focus_on_screen(state));
     let extent = focus
         .minkowski
         .iter()
