@@ -198,12 +198,20 @@ pub fn draw_minkowski(state: &AppState) {
                 );
             }
         }
-        polyline_px(&px, 1.5, edge);
         if *radius > 0.0 {
-            // A circle's difference is its core's, grown by the radius: round corners.
-            for p in &px {
-                draw_circle_lines(p.x, p.y, radius * scale.pixels_per_metre, 1.2, with_alpha(edge, 0.7));
-            }
+            // A circle's difference is its core's, grown by the radius: the core thin,
+            // the rounded outline (edges moved out, arcs at the corners) bold.
+            polyline_px(&px, 1.0, with_alpha(edge, 0.45));
+            polyline_px(
+                &rounded_outline(hull, *radius)
+                    .iter()
+                    .map(|p| scale.to_px(*p))
+                    .collect::<Vec<_>>(),
+                1.5,
+                edge,
+            );
+        } else {
+            polyline_px(&px, 1.5, edge);
         }
     }
     // What the algorithm saw of it: GJK's last simplex, EPA's last polytope.
@@ -266,6 +274,41 @@ pub fn draw_minkowski(state: &AppState) {
     );
 }
 
+/// The outline of a counter-clockwise convex `hull` grown by `radius` (world frame):
+/// each edge moved out by the radius, joined by arcs about the corners. A single point
+/// (two circles) gives a circle.
+fn rounded_outline(hull: &[Vec2], radius: f32) -> Vec<Vec2> {
+    const ARC_STEP_RAD: f32 = 0.2;
+    let n = hull.len();
+    let outward = |i: usize| {
+        let e = hull[(i + 1) % n] - hull[i];
+        Vec2::new(e.y, -e.x).normalize_or_zero()
+    };
+    if n < 2 {
+        let c = hull.first().copied().unwrap_or(Vec2::ZERO);
+        let steps = (std::f32::consts::TAU / ARC_STEP_RAD).ceil() as usize;
+        return (0..steps)
+            .map(|k| c + Vec2::from_angle(k as f32 * ARC_STEP_RAD) * radius)
+            .collect();
+    }
+    let mut out = Vec::new();
+    for i in 0..n {
+        // The arc about corner i, from the previous edge's normal to the next one's,
+        // turning counter-clockwise.
+        let (from, to) = (outward((i + n - 1) % n), outward(i));
+        let a0 = from.y.atan2(from.x);
+        let mut sweep = to.y.atan2(to.x) - a0;
+        if sweep < 0.0 {
+            sweep += std::f32::consts::TAU;
+        }
+        let steps = ((sweep / ARC_STEP_RAD).ceil() as usize).max(1);
+        for k in 0..=steps {
+            out.push(hull[i] + Vec2::from_angle(a0 + sweep * k as f32 / steps as f32) * radius);
+        }
+    }
+    out
+}
+
 /// A closed screen-space polyline.
 fn polyline_px(points: &[Vec2], width: f32, color: Color) {
     if points.len() < 2 {
@@ -279,7 +322,21 @@ fn polyline_px(points: &[Vec2], width: f32, color: Color) {
 
 #[cfg(test)]
 mod tests {
-    use super::nice_length;
+    use super::{nice_length, rounded_outline};
+    use crate::math::Vec2;
+
+    #[test]
+    fn a_rounded_square_stays_at_the_radius_from_its_core() {
+        let square = [Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y];
+        let outline = rounded_outline(&square, 0.25);
+        for p in &outline {
+            // Distance from the unit square: 0.25 everywhere on the outline.
+            let d = (p.clamp(Vec2::ZERO, Vec2::ONE) - *p).length();
+            assert!((d - 0.25).abs() < 1e-4, "{p}: {d}");
+        }
+        assert!(outline.len() >= 8);
+        assert_eq!(rounded_outline(&[Vec2::ONE], 1.0).len(), 32);
+    }
 
     #[test]
     fn scale_bars_are_round_lengths() {
