@@ -292,7 +292,7 @@ fn rounded_outline(hull: &[Vec2], radius: f32) -> Vec<Vec2> {
             .collect();
     }
     let mut out = Vec::new();
-    for i in 0..n {
+    for (i, &corner) in hull.iter().enumerate() {
         // The arc about corner i, from the previous edge's normal to the next one's,
         // turning counter-clockwise.
         let (from, to) = (outward((i + n - 1) % n), outward(i));
@@ -303,7 +303,7 @@ fn rounded_outline(hull: &[Vec2], radius: f32) -> Vec<Vec2> {
         }
         let steps = ((sweep / ARC_STEP_RAD).ceil() as usize).max(1);
         for k in 0..=steps {
-            out.push(hull[i] + Vec2::from_angle(a0 + sweep * k as f32 / steps as f32) * radius);
+            out.push(corner + Vec2::from_angle(a0 + sweep * k as f32 / steps as f32) * radius);
         }
     }
     out
