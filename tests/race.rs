@@ -102,6 +102,23 @@ fn the_box_in_the_notch_is_an_intersect_disagreement_against_sat_decomposed() {
 }
 
 #[test]
+fn the_exact_answer_counts_the_heuristic_wrong_even_when_it_is_the_chosen_one() {
+    // With NonConvexSat chosen, the other two disagree with it; only the exact oracle
+    // says which side is right.
+    let scene = scene::parse(BOX_IN_NOTCH, "box_in_notch.ron").expect("a valid scene");
+    let settings = WorldSettings {
+        race: true,
+        narrow_phase: Algorithm::NonConvexSat,
+        ..*World::from_scene(&scene).settings()
+    };
+    let mut world = World::from_scene_with(&scene, settings);
+    let report = world.step(DT).race.expect("racing");
+    assert_eq!(report.exact_checked, 1, "{report:#?}");
+    assert_eq!(report.wrong_by_exact, [1, 0, 0], "only NonConvexSat is wrong");
+    assert!(report.scale_m > 3.0, "the scene is about 4 m across");
+}
+
+#[test]
 fn every_algorithm_is_counted() {
     let scene = shipped("default.ron");
     let settings = WorldSettings {

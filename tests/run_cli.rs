@@ -185,6 +185,16 @@ fn the_json_has_the_documented_fields() {
         algorithms[1]["disagreements"]["intersect"], 0,
         "the chosen one never disagrees"
     );
+    // Against the exact answer every algorithm is counted, the chosen one too, and the
+    // heuristic is wrong most often.
+    let checked = race["exact_checked"].as_u64().expect("exact_checked");
+    assert!(checked > 0);
+    let wrong: Vec<u64> = algorithms
+        .iter()
+        .map(|a| a["wrong_by_exact"].as_u64().expect("wrong_by_exact"))
+        .collect();
+    assert!(wrong.iter().all(|&n| n <= checked), "{wrong:?} of {checked}");
+    assert!(wrong[0] > wrong[1] && wrong[0] > wrong[2], "{wrong:?}");
     // Without --race there is no race.
     assert!(run_json(&["scenes/default.ron", "--steps", "1"])["race"].is_null());
 }

@@ -12,7 +12,7 @@ pub struct DebugFlags {
     pub contacts: bool,
     /// Minimum translation vectors as arrows.
     pub mtv: bool,
-    /// Voronoi regions of a polygon near a circle.
+    /// Voronoi regions of the focus pair, when it is a polygon and a circle.
     pub voronoi: bool,
     /// Bounding volumes of every body, of this kind, with their tightness rho.
     pub bounds: Option<BoundKind>,
@@ -26,7 +26,7 @@ pub struct DebugFlags {
     pub centers: bool,
     /// Dim sleeping bodies.
     pub dim_sleeping: bool,
-    /// The Minkowski difference of the selected pair (drawn about the origin marker).
+    /// The Minkowski difference of the focus pair, in an inset of its own.
     pub minkowski: bool,
 }
 

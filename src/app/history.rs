@@ -45,6 +45,11 @@ pub struct StepSample {
     /// Race mode: this step's disagreements by the disagreeing algorithm, in
     /// [`Algorithm::ALL`] order.
     pub race_by_other: [u32; 3],
+    /// Race mode: this step's pairs each algorithm got wrong by the exact oracle, in
+    /// [`Algorithm::ALL`] order.
+    pub race_wrong_by_exact: [u32; 3],
+    /// Race mode: the pairs the oracle answered this step.
+    pub race_exact_checked: u32,
 }
 
 impl StepSample {
@@ -76,6 +81,8 @@ impl StepSample {
             race_by_other: report.race.as_ref().map_or([0; 3], |r| {
                 Algorithm::ALL.map(|a| r.disagreements.iter().filter(|d| d.other == a).count() as u32)
             }),
+            race_wrong_by_exact: report.race.as_ref().map_or([0; 3], |r| r.wrong_by_exact),
+            race_exact_checked: report.race.as_ref().map_or(0, |r| r.exact_checked),
         }
     }
 }
@@ -113,6 +120,11 @@ pub struct History {
     pub race_by_other_total: [u64; 3],
     /// Steps raced since the counters were reset.
     pub race_steps_total: u64,
+    /// Pairs each algorithm got wrong by the exact oracle ([`Algorithm::ALL`] order),
+    /// over the raced steps.
+    pub race_wrong_by_exact_total: [u64; 3],
+    /// Pairs the oracle answered over the raced steps.
+    pub race_exact_checked_total: u64,
 }
 
 impl History {
@@ -128,6 +140,14 @@ impl History {
         for (total, n) in self.race_by_other_total.iter_mut().zip(sample.race_by_other) {
             *total += u64::from(n);
         }
+        for (total, n) in self
+            .race_wrong_by_exact_total
+            .iter_mut()
+            .zip(sample.race_wrong_by_exact)
+        {
+            *total += u64::from(n);
+        }
+        self.race_exact_checked_total += u64::from(sample.race_exact_checked);
         // Time went backwards (reset, undo): the old curve no longer belongs to this run.
         if self.steps.back().is_some_and(|last| last.time_s > sample.time_s) {
             self.steps.clear();
@@ -186,6 +206,8 @@ impl History {
         self.race_by_kind_total = [0; 3];
         self.race_by_other_total = [0; 3];
         self.race_steps_total = 0;
+        self.race_wrong_by_exact_total = [0; 3];
+        self.race_exact_checked_total = 0;
     }
 
     /// Simulated time of the newest sample (s); the plots' x axis is time before it.

@@ -24,6 +24,8 @@ pub mod flags;
 pub mod frame_stats;
 pub mod history;
 pub mod input;
+pub mod inset;
+pub mod labels;
 pub mod lesson;
 pub mod panels;
 pub mod pick;

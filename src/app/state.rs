@@ -76,6 +76,8 @@ pub struct AppState {
     /// What the debug layers read besides the world (focus pair trace, Voronoi pairs,
     /// tightness), refreshed once per frame by [`AppState::update_debug_cache`].
     pub debug_cache: DebugCache,
+    /// Where the Minkowski layer's inset sits (dragged by its title).
+    pub minkowski_inset: super::inset::MinkowskiInset,
     /// Lesson mode: set when the scene has a `lesson` block; time is frozen and the
     /// lesson player replaces the sandbox's tools and panels.
     pub lesson: Option<super::lesson::LessonMode>,
@@ -113,6 +115,7 @@ impl AppState {
             pan_started_in_ui: false,
             viewport_px: (Vec2::ZERO, screen_size_px),
             debug_cache: DebugCache::default(),
+            minkowski_inset: Default::default(),
             lesson: super::lesson::LessonMode::from_scene(scene, screen_size_px),
             one_step_per_frame: false,
             stir: Stir::default(),

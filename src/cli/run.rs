@@ -184,6 +184,10 @@ struct RaceSums {
     /// Disagreements with the chosen algorithm, per algorithm, per kind in
     /// [`DisagreementKind::ALL`] order.
     disagreements: [[u64; 3]; 3],
+    /// Pairs each algorithm got wrong by the exact oracle.
+    wrong_by_exact: [u64; 3],
+    /// Pairs the oracle answered.
+    exact_checked: u64,
 }
 
 impl RaceSums {
@@ -197,7 +201,9 @@ impl RaceSums {
             for (k, kind) in DisagreementKind::ALL.into_iter().enumerate() {
                 self.disagreements[i][k] += report.count(algorithm, kind) as u64;
             }
+            self.wrong_by_exact[i] += u64::from(report.wrong_by_exact[i]);
         }
+        self.exact_checked += u64::from(report.exact_checked);
     }
 }
 
@@ -221,6 +227,8 @@ impl Summary {
                 intersecting: [0; 3],
                 work: [WorkSums::default(); 3],
                 disagreements: [[0; 3]; 3],
+                wrong_by_exact: [0; 3],
+                exact_checked: 0,
             }),
         }
     }
@@ -318,6 +326,8 @@ struct CountersJson {
 struct RaceJson {
     chosen: &'static str,
     algorithms: Vec<RaceAlgorithmJson>,
+    /// Pairs the exact oracle answered (every `wrong_by_exact` is out of these).
+    exact_checked: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -332,6 +342,9 @@ struct RaceAlgorithmJson {
     gjk_iterations: u64,
     epa_iterations: u64,
     disagreements: DisagreementsJson,
+    /// Pairs this algorithm got wrong by the exact oracle (false positive, false
+    /// negative, or an MTV more than 1% off the exact one).
+    wrong_by_exact: u64,
 }
 
 /// Counts by kind, against the chosen algorithm (all zero for the chosen one itself).
@@ -368,9 +381,11 @@ impl RunJson {
                             normal,
                             depth,
                         },
+                        wrong_by_exact: r.wrong_by_exact[i],
                     }
                 })
                 .collect(),
+            exact_checked: r.exact_checked,
         });
         RunJson {
             scene: args.scene.display().to_string(),
@@ -473,6 +488,16 @@ fn write_table(out: &mut impl Write, r: &RunJson) -> Result<(), CliError> {
                 a.algorithm, a.narrow_ms_total, a.narrow_ms_mean, a.intersecting, a.nv, a.np, counts
             )?;
         }
+        writeln!(
+            out,
+            "wrong by the exact answer, of {} pairs: {}",
+            race.exact_checked,
+            race.algorithms
+                .iter()
+                .map(|a| format!("{} {}", a.algorithm, a.wrong_by_exact))
+                .collect::<Vec<_>>()
+                .join(" · ")
+        )?;
     }
     writeln!(out)?;
     writeln!(out, "final state hash  {}", r.final_hash)?;

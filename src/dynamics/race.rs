@@ -16,7 +16,13 @@
 //!             intersect differs                          → IntersectDiffers
 //!             both intersect, normals > 10° apart        → NormalsApart
 //!             both intersect, depths > 10% apart         → DepthsApart
+//!     exact = oracle::exact_answer(a, b)                 (circles and polygons)
+//!     for alg: if oracle::judge(alg's answer, exact) is wrong → alg's exact count += 1
 //! ```
+//!
+//! The second count is the one that says who is right: agreeing with the chosen
+//! algorithm means little when the chosen one is the heuristic. The oracle's time is
+//! not in any algorithm's.
 //!
 //! Racing never changes the simulation: `collide` is a pure function of the shapes and
 //! poses, and the times it records are read by nobody but the report.
@@ -27,6 +33,7 @@
 
 use super::body::{BodyHandle, BodySet};
 use crate::math::Vec2;
+use crate::narrow::oracle::{exact_answer, judge};
 use crate::narrow::{collide, Algorithm, Contact, NarrowConfig, Work};
 use std::time::{Duration, Instant};
 
@@ -137,18 +144,29 @@ pub struct RaceReport {
     /// Every disagreement with the chosen algorithm, in the order found (substep, then
     /// the broad phase's pair order, then [`Algorithm::ALL`] order, then kind).
     pub disagreements: Vec<Disagreement>,
+    /// Per algorithm ([`Algorithm::ALL`] order): pairs on which its answer is wrong by
+    /// the exact oracle ([`crate::narrow::oracle::judge`]: a false positive, a false
+    /// negative, or an MTV more than 1% off the exact one).
+    pub wrong_by_exact: [u32; 3],
+    /// Pairs the oracle answered (a segment has none).
+    pub exact_checked: u32,
+    /// The scene's size (m) the oracle's tolerance is measured against.
+    pub scale_m: f32,
 }
 
 impl RaceReport {
-    /// An empty report for a race against `chosen`.
-    pub fn new(chosen: Algorithm) -> RaceReport {
+    /// An empty report for a race against `chosen` in a scene of size `scale_m` (m).
+    pub fn new(chosen: Algorithm, scale_m: f32) -> RaceReport {
         RaceReport {
+            scale_m,
             chosen,
             per_algorithm: Algorithm::ALL.map(|algorithm| RaceAlgorithmStats {
                 algorithm,
                 ..RaceAlgorithmStats::default()
             }),
             disagreements: Vec::new(),
+            wrong_by_exact: [0; 3],
+            exact_checked: 0,
         }
     }
 
@@ -203,6 +221,12 @@ impl RaceReport {
             stats.intersecting += u32::from(contact.intersect);
             stats.work.add(&contact.work);
             answers[index] = RaceAnswer::from(&contact);
+        }
+        if let Some(exact) = exact_answer(a.shape(), &pose_a, b.shape(), &pose_b) {
+            self.exact_checked += 1;
+            for (wrong, answer) in self.wrong_by_exact.iter_mut().zip(&answers) {
+                *wrong += u32::from(judge(answer.intersect, answer.depth, &exact, self.scale_m).is_wrong());
+            }
         }
         for (algorithm, other_answer) in Algorithm::ALL.into_iter().zip(answers) {
             if algorithm == self.chosen {

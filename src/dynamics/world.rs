@@ -256,6 +256,21 @@ impl World {
         &self.bodies
     }
 
+    /// The size of the scene (m): the diagonal of the box around every body (1 m for
+    /// an empty world). Tolerances that should not depend on where the bodies are
+    /// measured against it (the exact oracle's "touching").
+    pub fn scene_scale(&self) -> f32 {
+        let mut boxes = self.bodies.iter().map(|(_, b)| b.aabb());
+        let Some(first) = boxes.next() else {
+            return 1.0;
+        };
+        let all = boxes.fold(first, |acc, b| Aabb {
+            min: acc.min.min(b.min),
+            max: acc.max.max(b.max),
+        });
+        (all.max - all.min).length().max(1e-3)
+    }
+
     /// One body, if `handle` is live.
     pub fn body(&self, handle: BodyHandle) -> Option<&Body> {
         self.bodies.get(handle)
@@ -363,7 +378,10 @@ impl World {
         }
         // Checked first so an injected NaN never meets the solver.
         self.remove_non_finite(&mut report.removed);
-        report.race = self.settings.race.then(|| RaceReport::new(self.settings.narrow_phase));
+        report.race = self
+            .settings
+            .race
+            .then(|| RaceReport::new(self.settings.narrow_phase, self.scene_scale()));
         self.forget_contacts_of_other_settings();
         // A long step is taken as several of at most MAX_STEP_S each (see there).
         let parts = (dt / MAX_STEP_S).ceil().max(1.0) as u32;

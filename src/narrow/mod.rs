@@ -15,7 +15,9 @@
 //!
 //! Circles use Voronoi regions (`circle.rs`; Ren and Xie 2011); contact points come from
 //! clipping the incident edge against the reference edge (`clip.rs`). `exact.rs` holds
-//! the exact polygon-overlap oracle the tests and benchmarks measure against.
+//! the exact polygon-overlap oracle the tests and benchmarks measure against; `oracle.rs`
+//! gives the exact answer for any pair (circles too) and judges an algorithm's answer by
+//! it (what the sandbox flags live and race mode counts).
 //!
 //! Touching is not intersecting: a depth at or below the touching tolerance (a few ulps
 //! of the coordinates, [`NarrowConfig::touch_tolerance`]) gives `intersect: false`, in
@@ -34,6 +36,7 @@ pub mod exact;
 pub mod exact_distance;
 mod gjk;
 mod minkowski;
+pub mod oracle;
 mod sat;
 mod sat_nonconvex;
 mod simplex;

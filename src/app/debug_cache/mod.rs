@@ -12,8 +12,9 @@ use crate::bounds::{tightness, Aabb, BoundKind, BoundingVolume};
 use crate::dynamics::{Body, BodyHandle, World};
 use crate::geometry::Shape;
 use crate::math::{Pose, Vec2};
+use crate::narrow::oracle::{exact_answer, judge, ExactAnswer, Verdict};
 use crate::narrow::trace::{SatAxisStep, TraceStep, VoronoiRegion};
-use crate::narrow::{collide, minkowski_difference_hull, Algorithm, Contact, Trace};
+use crate::narrow::{collide, minkowski_difference_hull, Algorithm, Contact, NarrowConfig, Trace};
 use std::collections::HashMap;
 
 /// Why the focus pair is the pair it is.
@@ -184,6 +185,10 @@ pub struct FocusPair {
     /// Hulls of A − B, one per pair of convex pieces, each with the radius around it
     /// (circles), world frame.
     pub minkowski: Vec<(Vec<Vec2>, f32)>,
+    /// The exact answer for the pair (None: no oracle, a segment).
+    pub exact: Option<ExactAnswer>,
+    /// The algorithm's answer judged by the exact one, at the scene's scale.
+    pub verdict: Verdict,
 }
 
 impl FocusPair {
@@ -213,7 +218,48 @@ impl FocusPair {
 /// 1600 hulls and nothing readable).
 const MAX_MINKOWSKI_PIECE_PAIRS: usize = 256;
 
-/// Runs the world's narrow phase on the chosen pair, with a trace.
+/// What the focus pair's answers depend on: when none of it changed since the last
+/// frame, neither did the trace nor the exact answer (a resting pile costs nothing).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FocusKey {
+    /// Bodies A and B.
+    pub bodies: (BodyHandle, BodyHandle),
+    /// Their poses, bit for bit (translation x, y and angle of each).
+    pub pose_bits: [u32; 6],
+    /// Their shapes ([`shape_fingerprint`]), so an edited vertex counts.
+    pub shapes: (u64, u64),
+    /// The algorithm and its tuning.
+    pub algorithm: Algorithm,
+    /// The narrow phase's tuning.
+    pub config: NarrowConfig,
+    /// The scene's size the verdict's tolerance comes from, bit for bit.
+    pub scale_bits: u32,
+}
+
+impl FocusKey {
+    /// The key of `choice` in `world` now (None when a body is gone).
+    pub fn of(world: &World, choice: PairChoice) -> Option<FocusKey> {
+        let (a, b) = (world.body(choice.a)?, world.body(choice.b)?);
+        let (pa, pb) = (a.pose(), b.pose());
+        Some(FocusKey {
+            bodies: (choice.a, choice.b),
+            pose_bits: [
+                pa.translation.x.to_bits(),
+                pa.translation.y.to_bits(),
+                a.angle().to_bits(),
+                pb.translation.x.to_bits(),
+                pb.translation.y.to_bits(),
+                b.angle().to_bits(),
+            ],
+            shapes: (shape_fingerprint(a.shape()), shape_fingerprint(b.shape())),
+            algorithm: world.settings().narrow_phase,
+            config: world.settings().narrow_config,
+            scale_bits: world.scene_scale().to_bits(),
+        })
+    }
+}
+
+/// Runs the world's narrow phase on the chosen pair, with a trace, and the exact oracle.
 pub fn focus_pair(world: &World, choice: PairChoice) -> Option<FocusPair> {
     let body_a = world.body(choice.a)?;
     let body_b = world.body(choice.b)?;
@@ -258,6 +304,10 @@ pub fn focus_pair(world: &World, choice: PairChoice) -> Option<FocusPair> {
             minkowski.push((minkowski_difference_hull(pa, &pose_a, pb, &pose_b), radius));
         }
     }
+    let exact = exact_answer(body_a.shape(), &pose_a, body_b.shape(), &pose_b);
+    let verdict = exact.map_or(Verdict::Agrees, |e| {
+        judge(contact.intersect, contact.depth, &e, world.scene_scale())
+    });
     Some(FocusPair {
         choice,
         algorithm,
@@ -267,6 +317,8 @@ pub fn focus_pair(world: &World, choice: PairChoice) -> Option<FocusPair> {
         axes,
         roles,
         minkowski,
+        exact,
+        verdict,
     })
 }
 
@@ -382,6 +434,15 @@ pub fn voronoi_pair(world: &World, polygon: BodyHandle, circle: BodyHandle) -> O
     })
 }
 
+/// The Voronoi region of the focus pair, when it is a polygon and a circle (either way
+/// round).
+pub fn focus_voronoi_pair(world: &World, focus: PairChoice) -> Option<VoronoiPair> {
+    [(focus.a, focus.b), (focus.b, focus.a)]
+        .into_iter()
+        .find_map(|(p, c)| voronoi_pair(world, p, c))
+        .map(|v| VoronoiPair { in_focus: true, ..v })
+}
+
 /// Every polygon–circle pair whose boxes, the circle's grown by its diameter, overlap
 /// within `view`: the focus pair first, then the closest, at most [`MAX_VORONOI_PAIRS`].
 pub fn voronoi_pairs(world: &World, view: &Aabb, focus: Option<PairChoice>) -> Vec<VoronoiPair> {
@@ -408,12 +469,7 @@ pub fn voronoi_pairs(world: &World, view: &Aabb, focus: Option<PairChoice>) -> V
         }
     }
     near.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let focus_pair = focus.and_then(|f| {
-        [(f.a, f.b), (f.b, f.a)]
-            .into_iter()
-            .find_map(|(p, c)| voronoi_pair(world, p, c))
-            .map(|v| VoronoiPair { in_focus: true, ..v })
-    });
+    let focus_pair = focus.and_then(|f| focus_voronoi_pair(world, f));
     let mut out: Vec<VoronoiPair> = focus_pair.into_iter().collect();
     for (_, hp, hc) in near {
         if out.len() >= MAX_VORONOI_PAIRS {
@@ -468,11 +524,16 @@ pub fn shape_fingerprint(shape: &Shape) -> u64 {
     h.finish()
 }
 
-/// Everything the debug layers need beyond the world, refreshed once per frame.
+/// Everything the debug layers need beyond the world, refreshed once per frame (the
+/// focus pair only when its [`FocusKey`] changed).
 #[derive(Clone, Debug, Default)]
 pub struct DebugCache {
     /// The pair the axes, Voronoi and Minkowski layers explain.
     pub focus: Option<FocusPair>,
+    /// What `focus` was computed for.
+    pub focus_key: Option<FocusKey>,
+    /// Times the focus pair was computed (the cache's hits do not count).
+    pub focus_computations: u64,
     /// Polygon–circle pairs for the Voronoi layer.
     pub voronoi: Vec<VoronoiPair>,
     /// Tightness per body and kind of volume.
@@ -491,9 +552,19 @@ impl DebugCache {
     ) {
         // The focus pair is cheap (one query) and the debug panel always reports it.
         let choice = choose_focus_pair(world, selection, hovered);
-        self.focus = choice.and_then(|c| focus_pair(world, c));
+        let key = choice.and_then(|c| FocusKey::of(world, c));
+        if key.is_none() || key != self.focus_key {
+            self.focus = choice.and_then(|c| focus_pair(world, c));
+            self.focus_computations += u64::from(self.focus.is_some());
+            self.focus_key = key;
+        } else if let (Some(f), Some(c)) = (self.focus.as_mut(), choice) {
+            // Same bodies and poses; only the reason may differ (hovered → selected).
+            f.choice = c;
+        }
+        // The focus pair's regions only: one fan per circle near a polygon buried the
+        // default scene's pile under shading nobody could attribute.
         self.voronoi = if flags.voronoi {
-            voronoi_pairs(world, view, choice)
+            choice.and_then(|c| focus_voronoi_pair(world, c)).into_iter().collect()
         } else {
             Vec::new()
         };

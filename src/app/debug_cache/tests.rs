@@ -161,3 +161,89 @@ fn the_rho_cache_measures_once_and_forgets_other_kinds() {
     cache.update_rho(&w, BoundKind::Aabb, &view, 100);
     assert!(cache.rho[&(h[0], BoundKind::Aabb)].rho > 0.05);
 }
+
+#[test]
+fn the_voronoi_layer_shades_the_focus_pair_only() {
+    let w = world(
+        r#"(
+        version: 1,
+        bodies: [
+            (shape: Polygon(points: [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]), position: (0.0, 0.0)),
+            (shape: Circle(radius: 0.5), position: (1.3, 0.2)),
+            (shape: Circle(radius: 0.5), position: (-1.3, 0.2)),
+        ],
+    )"#,
+    );
+    let h = handles(&w);
+    let view = Aabb::new(Vec2::splat(-20.0), Vec2::splat(20.0));
+    let flags = crate::app::flags::DebugFlags {
+        voronoi: true,
+        ..Default::default()
+    };
+    let mut cache = DebugCache::default();
+    cache.update(&w, Some(h[2]), None, &flags, &view);
+    assert_eq!(cache.voronoi.len(), 1);
+    assert_eq!((cache.voronoi[0].polygon, cache.voronoi[0].circle), (h[0], h[2]));
+}
+
+#[test]
+fn the_focus_pair_is_computed_again_only_when_its_poses_change() {
+    let mut w = world(THREE_BOXES);
+    let h = handles(&w);
+    let view = Aabb::new(Vec2::splat(-20.0), Vec2::splat(20.0));
+    let flags = crate::app::flags::DebugFlags::default();
+    let mut cache = DebugCache::default();
+    for _ in 0..5 {
+        cache.update(&w, Some(h[0]), Some(h[1]), &flags, &view);
+    }
+    assert_eq!(cache.focus_computations, 1);
+    w.body_mut(h[1]).unwrap().set_pose(Vec2::new(0.5, 0.0), 0.1);
+    cache.update(&w, Some(h[0]), Some(h[1]), &flags, &view);
+    assert_eq!(cache.focus_computations, 2);
+    w.settings_mut().narrow_phase = crate::narrow::Algorithm::GjkEpa;
+    cache.update(&w, Some(h[0]), Some(h[1]), &flags, &view);
+    assert_eq!(cache.focus_computations, 3);
+    assert_eq!(
+        cache.focus.as_ref().unwrap().algorithm,
+        crate::narrow::Algorithm::GjkEpa
+    );
+}
+
+#[test]
+fn non_convex_sat_across_an_air_gap_is_flagged_a_false_positive() {
+    // Lesson 4's first preset: a box floating in a U's notch, 0.1 m above its floor.
+    // Every shadow of the box overlaps the U's (the notch is invisible in a shadow), so
+    // whole-polygon SAT reports a contact that is not there.
+    //   ┌─┐      ┌─┐
+    //   │ │ ┌──┐ │ │
+    //   │ │ └──┘ │ │
+    //   │ └──────┘ │
+    //   └──────────┘
+    let w = world(
+        r#"(
+        version: 1,
+        gravity: (0.0, 0.0),
+        settings: (narrow_phase: NonConvexSat),
+        bodies: [
+            (shape: Polygon(points: [(-0.6, -0.4), (0.6, -0.4), (0.6, 0.4), (-0.6, 0.4)]), position: (0.0, 0.1), kind: Static),
+            (shape: Polygon(points: [(-1.5, -1.0), (1.5, -1.0), (1.5, 1.0), (0.9, 1.0), (0.9, -0.4), (-0.9, -0.4), (-0.9, 1.0), (-1.5, 1.0)]), kind: Static),
+        ],
+    )"#,
+    );
+    let h = handles(&w);
+    let choice = choose_focus_pair(&w, Some(h[0]), Some(h[1])).unwrap();
+    let f = focus_pair(&w, choice).unwrap();
+    assert!(f.contact.intersect, "the heuristic's false positive");
+    let exact = f.exact.expect("two polygons have an oracle");
+    assert!(!exact.intersect);
+    assert!((exact.distance - 0.1).abs() < 1e-4, "{exact:?}");
+    assert_eq!(
+        f.verdict.describe().unwrap(),
+        "false positive: exact says 100.0 mm apart"
+    );
+    // The decomposed SAT gets it right: no flag.
+    let mut w = w;
+    w.settings_mut().narrow_phase = crate::narrow::Algorithm::SatDecomposed;
+    let f = focus_pair(&w, choice).unwrap();
+    assert!(!f.verdict.is_wrong(), "{:?}", f.verdict);
+}

@@ -9,15 +9,14 @@
 //! vertex shows the pair (a_i, b_j) it is the difference of.
 
 use super::paint::{
-    begin_view, convex_contains, dashed, dot, end_view, label, label_px, ring, vertex_name, view_polygon,
-    voronoi_regions, Region,
+    arrow, begin_view, convex_contains, dashed, dot, draw_circle_lines, draw_line, end_view, fill_convex, label,
+    label_px, line, origin_mark, outline, ring, vertex_name, view_polygon, voronoi_regions, Region,
 };
 use super::{colors, LessonMode};
-use crate::app::draw::{arrow, fill_convex, line, outline};
 use crate::lesson::{fmt_num, GjkView, StepState};
 use crate::math::Vec2;
 use crate::narrow::trace::{Owner, SupportPoint};
-use macroquad::prelude::{draw_circle_lines, Color};
+use macroquad::prelude::Color;
 
 /// Draws the Minkowski view at step `s`.
 pub fn draw(mode: &LessonMode, s: &StepState) {
@@ -120,19 +119,16 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
             .and_then(|p| p.vertices.get(h.vertex))
         {
             ring(cam, sp.point, 10.0, 2.5, colors::TEXT);
-            let p = cam.world_to_screen(sp.point) + Vec2::new(12.0, -12.0);
-            label_px(p, &format!("{} −", vertex_name(Owner::A, sp.index_a)), colors::A);
-            let w = macroquad::prelude::measure_text(
-                format!("{} -", vertex_name(Owner::A, sp.index_a)),
-                None,
-                super::paint::LABEL_PX as u16,
-                1.0,
-            )
-            .width;
-            label_px(
-                p + Vec2::new(w + 6.0, 0.0),
-                &vertex_name(Owner::B, sp.index_b),
-                colors::B,
+            label(
+                cam,
+                sp.point,
+                Vec2::new(12.0, -12.0),
+                &format!(
+                    "{} - {}",
+                    vertex_name(Owner::A, sp.index_a),
+                    vertex_name(Owner::B, sp.index_b)
+                ),
+                colors::TEXT,
             );
         }
     }
@@ -200,9 +196,11 @@ fn draw_origin(mode: &LessonMode) {
     let cam = &mode.minkowski_camera;
     let o = cam.world_to_screen(Vec2::ZERO);
     let c = Color::new(1.0, 1.0, 1.0, 1.0);
-    macroquad::prelude::draw_line(o.x - 9.0, o.y, o.x + 9.0, o.y, 2.0, c);
-    macroquad::prelude::draw_line(o.x, o.y - 9.0, o.x, o.y + 9.0, 2.0, c);
-    label_px(o + Vec2::new(-18.0, 20.0), "O", c);
+    draw_line(o.x - 9.0, o.y, o.x + 9.0, o.y, 2.0, c);
+    draw_line(o.x, o.y - 9.0, o.x, o.y + 9.0, 2.0, c);
+    // No label may cover the origin: it is what GJK's question is about.
+    origin_mark(o, 10.0);
+    label(cam, Vec2::ZERO, Vec2::new(-22.0, 22.0), "O", c);
 }
 
 /// GJK at the current step: the Voronoi regions of the simplex the new support point

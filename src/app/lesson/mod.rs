@@ -19,6 +19,8 @@
 
 pub mod input;
 pub mod knobs;
+#[cfg(test)]
+mod label_tests;
 pub mod minkowski_view;
 pub mod paint;
 pub mod panel;
@@ -405,6 +407,9 @@ pub fn draw(mode: &LessonMode) {
 
 /// Limits drawing to `rect` (logical px), or lifts the limit.
 pub(crate) fn scissor(rect: Option<Rect>) {
+    if !paint::live() {
+        return;
+    }
     let dpi = macroquad::window::screen_dpi_scale();
     // SAFETY: macroquad's documented way to reach the batcher; called on the window's
     // thread between frames' drawing calls, as every other draw call.
@@ -467,7 +472,7 @@ pub mod colors {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::path::{Path, PathBuf};
 

@@ -1,21 +1,160 @@
 //! Small drawing helpers shared by the lesson views: a framed view with its grid, dots,
 //! labels, dashed and clipped lines. Screen space through a [`Camera`], y-up world.
+//!
+//! Labels are not drawn where they are asked for: a view collects them (with the marks
+//! they must not cover: dots, rings, the origin, the title) between [`begin_view`] and
+//! [`end_view`], which places them all at once ([`crate::app::labels`]) and draws them
+//! with leader lines where one was moved far. [`record_labels`] runs a view without a
+//! window (every draw call skipped, text measured by estimate) and returns where its
+//! labels went, for the tests.
 
 use super::colors;
 use super::Rect;
 use crate::app::camera::Camera;
-use crate::app::draw::line;
+use crate::app::labels::{self, LabelRequest};
 use crate::math::Vec2;
-use macroquad::prelude::{
-    draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_rectangle_lines, draw_text, measure_text, Color,
-};
+use macroquad::prelude::{self as mq, Color};
+use std::cell::{Cell, RefCell};
 
 /// Size of the labels (px).
 pub const LABEL_PX: f32 = 18.0;
 
+/// A label waiting for its view to end.
+struct Pending {
+    anchor: Vec2,
+    preferred_baseline: Vec2,
+    text: String,
+    color: Color,
+}
+
+/// The labels a view placed, as [`record_labels`] returns them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedLabels {
+    /// The view's rectangle.
+    pub view: Rect,
+    /// Each label's text and box.
+    pub labels: Vec<(String, labels::Rect)>,
+    /// The origin marker's box, in the view that has one.
+    pub origin: Option<labels::Rect>,
+    /// Labels for which no free place was found.
+    pub overlapping: Vec<String>,
+}
+
 thread_local! {
     /// The view being drawn: labels are kept inside it.
-    static VIEW: std::cell::Cell<Option<Rect>> = const { std::cell::Cell::new(None) };
+    static VIEW: Cell<Option<Rect>> = const { Cell::new(None) };
+    /// Recording: draw nothing, measure by estimate, keep the placements.
+    static RECORDING: Cell<bool> = const { Cell::new(false) };
+    /// The view's labels so far.
+    static PENDING: RefCell<Vec<Pending>> = const { RefCell::new(Vec::new()) };
+    /// The marks labels must not cover.
+    static OBSTACLES: RefCell<Vec<labels::Rect>> = const { RefCell::new(Vec::new()) };
+    /// The origin marker of the view being drawn.
+    static ORIGIN: Cell<Option<labels::Rect>> = const { Cell::new(None) };
+    /// What recording collected.
+    static RECORDED: RefCell<Vec<PlacedLabels>> = const { RefCell::new(Vec::new()) };
+}
+
+/// False while [`record_labels`] runs (nothing reaches the screen).
+pub fn live() -> bool {
+    !RECORDING.with(Cell::get)
+}
+
+/// Runs `draw` without a window and returns the labels of every view it drew.
+pub fn record_labels(draw: impl FnOnce()) -> Vec<PlacedLabels> {
+    RECORDING.with(|r| r.set(true));
+    RECORDED.with(|r| r.borrow_mut().clear());
+    draw();
+    RECORDING.with(|r| r.set(false));
+    RECORDED.with(|r| std::mem::take(&mut *r.borrow_mut()))
+}
+
+/// A text's width, height and the baseline's depth below its top (px): macroquad's
+/// font in the window, an estimate while recording.
+pub fn measure(text: &str, font_px: f32) -> (f32, f32, f32) {
+    if live() {
+        let m = mq::measure_text(text, None, font_px as u16, 1.0);
+        (m.width, m.height, m.offset_y)
+    } else {
+        let s = labels::estimate_text_size(text, font_px);
+        (s.x, s.y, 0.8 * font_px)
+    }
+}
+
+/// Keeps labels off a mark: a square of half-side `half_px` about `center_px`.
+pub fn obstacle(center_px: Vec2, half_px: f32) {
+    OBSTACLES.with(|o| o.borrow_mut().push(labels::Rect::around(center_px, half_px)));
+}
+
+/// The origin marker at `center_px`: an obstacle the tests check by name.
+pub fn origin_mark(center_px: Vec2, half_px: f32) {
+    obstacle(center_px, half_px);
+    ORIGIN.with(|o| o.set(Some(labels::Rect::around(center_px, half_px))));
+}
+
+// Drawing that a recording skips. The views draw only through these.
+
+/// A world-space line.
+pub fn line(camera: &Camera, a_world: Vec2, b_world: Vec2, width_px: f32, color: Color) {
+    if live() {
+        crate::app::draw::line(camera, a_world, b_world, width_px, color);
+    }
+}
+
+/// A closed world-space polyline.
+pub fn outline(camera: &Camera, points_world: &[Vec2], width_px: f32, color: Color) {
+    if live() {
+        crate::app::draw::outline(camera, points_world, width_px, color);
+    }
+}
+
+/// A filled convex polygon, world space.
+pub fn fill_convex(camera: &Camera, points_world: &[Vec2], color: Color) {
+    if live() {
+        crate::app::draw::fill_convex(camera, points_world, color);
+    }
+}
+
+/// An arrow from `from_world` along `vector_world`.
+pub fn arrow(camera: &Camera, from_world: Vec2, vector_world: Vec2, width_px: f32, color: Color) {
+    if live() {
+        crate::app::draw::arrow(camera, from_world, vector_world, width_px, color);
+    }
+}
+
+/// A filled circle (px).
+pub fn draw_circle(x: f32, y: f32, r: f32, color: Color) {
+    if live() {
+        mq::draw_circle(x, y, r, color);
+    }
+}
+
+/// A circle's outline (px).
+pub fn draw_circle_lines(x: f32, y: f32, r: f32, width: f32, color: Color) {
+    if live() {
+        mq::draw_circle_lines(x, y, r, width, color);
+    }
+}
+
+/// A line (px).
+pub fn draw_line(x0: f32, y0: f32, x1: f32, y1: f32, width: f32, color: Color) {
+    if live() {
+        mq::draw_line(x0, y0, x1, y1, width, color);
+    }
+}
+
+/// A filled rectangle (px).
+pub fn draw_rectangle(x: f32, y: f32, w: f32, h: f32, color: Color) {
+    if live() {
+        mq::draw_rectangle(x, y, w, h, color);
+    }
+}
+
+/// A rectangle's outline (px).
+pub fn draw_rectangle_lines(x: f32, y: f32, w: f32, h: f32, width: f32, color: Color) {
+    if live() {
+        mq::draw_rectangle_lines(x, y, w, h, width, color);
+    }
 }
 
 /// `text` in the characters macroquad's built-in font has (ASCII): the narration's true
@@ -35,8 +174,13 @@ pub fn ascii(text: &str) -> String {
 
 /// Draws `text` (made ASCII) at a screen point.
 pub fn text(text: &str, x: f32, y: f32, size: f32, color: Color) {
-    draw_text(ascii(text), x, y, size, color);
+    if live() {
+        mq::draw_text(ascii(text), x, y, size, color);
+    }
 }
+
+/// Height of a view's title (px): labels keep below it.
+const TITLE_PX: f32 = 22.0;
 
 /// The view's background, frame, title and a grid (1 m, or 10× coarser / finer so the
 /// lines stay 20..200 px apart), then limits drawing to the view.
@@ -79,12 +223,88 @@ pub fn begin_view(rect: Rect, camera: &Camera, title: &str) {
             );
         }
     }
-    text(title, rect.min.x + 10.0, rect.min.y + 22.0, 22.0, colors::TEXT_DIM);
+    text(
+        title,
+        rect.min.x + 10.0,
+        rect.min.y + TITLE_PX,
+        TITLE_PX,
+        colors::TEXT_DIM,
+    );
     VIEW.with(|v| v.set(Some(rect)));
+    PENDING.with(|p| p.borrow_mut().clear());
+    OBSTACLES.with(|o| o.borrow_mut().clear());
+    ORIGIN.with(|o| o.set(None));
+    // The title is a mark too.
+    let (w, _, _) = measure(&ascii(title), TITLE_PX);
+    OBSTACLES.with(|o| {
+        o.borrow_mut().push(labels::Rect::at(
+            rect.min + Vec2::new(6.0, 2.0),
+            Vec2::new(w + 10.0, TITLE_PX + 6.0),
+        ))
+    });
 }
 
-/// Ends a view: lifts the clip and draws the frame.
+/// Ends a view: places and draws its labels, lifts the clip and draws the frame.
 pub fn end_view(rect: Rect) {
+    let pending = PENDING.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    let obstacles = OBSTACLES.with(|o| std::mem::take(&mut *o.borrow_mut()));
+    let boxes: Vec<(f32, f32, f32)> = pending.iter().map(|l| measure(&l.text, LABEL_PX)).collect();
+    let requests: Vec<LabelRequest> = pending
+        .iter()
+        .zip(&boxes)
+        .map(|(l, &(w, h, offset_y))| LabelRequest {
+            anchor: l.anchor,
+            preferred: Some(l.preferred_baseline - Vec2::new(2.0, offset_y + 2.0)),
+            size: Vec2::new(w + 4.0, h + 4.0),
+        })
+        .collect();
+    let bounds = labels::Rect {
+        min: rect.min + Vec2::splat(2.0),
+        max: rect.max - Vec2::splat(2.0),
+    };
+    let placed = labels::place_labels(&requests, &obstacles, bounds);
+    for ((l, p), &(_, _, offset_y)) in pending.iter().zip(&placed).zip(&boxes) {
+        if let Some((a, b)) = p.leader {
+            draw_line(a.x, a.y, b.x, b.y, 1.0, colors::alpha(l.color, 0.6));
+        }
+        let size = p.rect.size();
+        draw_rectangle(
+            p.rect.min.x,
+            p.rect.min.y,
+            size.x,
+            size.y,
+            Color::new(0.05, 0.05, 0.06, 0.72),
+        );
+        if live() {
+            mq::draw_text(
+                &l.text,
+                p.rect.min.x + 2.0,
+                p.rect.min.y + offset_y + 2.0,
+                LABEL_PX,
+                l.color,
+            );
+        }
+    }
+    if !live() {
+        let origin = ORIGIN.with(Cell::get);
+        RECORDED.with(|r| {
+            r.borrow_mut().push(PlacedLabels {
+                view: rect,
+                labels: pending
+                    .iter()
+                    .zip(&placed)
+                    .map(|(l, p)| (l.text.clone(), p.rect))
+                    .collect(),
+                origin,
+                overlapping: pending
+                    .iter()
+                    .zip(&placed)
+                    .filter(|(_, p)| p.overlapping)
+                    .map(|(l, _)| l.text.clone())
+                    .collect(),
+            })
+        });
+    }
     VIEW.with(|v| v.set(None));
     super::scissor(None);
     draw_rectangle_lines(
@@ -98,45 +318,79 @@ pub fn end_view(rect: Rect) {
 }
 
 /// A filled dot of `radius_px` at a world point, with a dark rim so it reads on any fill.
+/// Labels keep off it.
 pub fn dot(camera: &Camera, p_world: Vec2, radius_px: f32, color: Color) {
     let p = camera.world_to_screen(p_world);
     draw_circle(p.x, p.y, radius_px + 1.5, Color::new(0.05, 0.05, 0.06, 0.9));
     draw_circle(p.x, p.y, radius_px, color);
+    obstacle(p, radius_px + 1.5);
 }
 
-/// A ring of `radius_px` at a world point.
+/// A ring of `radius_px` at a world point. Labels keep off it.
 pub fn ring(camera: &Camera, p_world: Vec2, radius_px: f32, width_px: f32, color: Color) {
     let p = camera.world_to_screen(p_world);
     draw_circle_lines(p.x, p.y, radius_px, width_px, color);
+    obstacle(p, radius_px + width_px * 0.5);
 }
 
-/// A label next to a world point, offset by `offset_px` (screen, y-down), on a dark
-/// backing so it stays readable over shapes and lines.
+/// A label next to a world point, offset by `offset_px` (screen, y-down) where there is
+/// room, on a dark backing so it stays readable over shapes and lines.
 pub fn label(camera: &Camera, p_world: Vec2, offset_px: Vec2, text: &str, color: Color) {
-    let p = camera.world_to_screen(p_world) + offset_px;
-    label_px(p, text, color);
+    let anchor = camera.world_to_screen(p_world);
+    queue_label(anchor, anchor + offset_px, text, color);
 }
 
-/// A label at a screen point (its baseline's left end).
+/// A label at a screen point (its baseline's left end). Inside a view it is placed
+/// with the others; outside one it is drawn at once.
 pub fn label_px(p: Vec2, text: &str, color: Color) {
+    if VIEW.with(Cell::get).is_some() {
+        queue_label(p, p, text, color);
+        return;
+    }
     let text = ascii(text);
-    let size = measure_text(&text, None, LABEL_PX as u16, 1.0);
-    // Inside the view being drawn, when it is there.
-    let p = match VIEW.with(std::cell::Cell::get) {
-        Some(r) => Vec2::new(
-            p.x.min(r.max.x - size.width - 6.0).max(r.min.x + 4.0),
-            p.y.min(r.max.y - 6.0).max(r.min.y + size.offset_y + 4.0),
-        ),
-        None => p,
-    };
+    let (w, h, offset_y) = measure(&text, LABEL_PX);
     draw_rectangle(
         p.x - 2.0,
-        p.y - size.offset_y - 2.0,
-        size.width + 4.0,
-        size.height + 4.0,
+        p.y - offset_y - 2.0,
+        w + 4.0,
+        h + 4.0,
         Color::new(0.05, 0.05, 0.06, 0.65),
     );
-    draw_text(&text, p.x, p.y, LABEL_PX, color);
+    if live() {
+        mq::draw_text(&text, p.x, p.y, LABEL_PX, color);
+    }
+}
+
+/// From one line of a wrapped label to the next (px).
+const LINE_PX: f32 = LABEL_PX + 6.0;
+
+/// Queues a label for [`end_view`]: it names `anchor` and would like its baseline's
+/// left end at `preferred_baseline`. A label wider than the view is wrapped at spaces
+/// into lines queued one under the other (above, when it sits in the view's lower
+/// half), each placed like any label.
+fn queue_label(anchor: Vec2, preferred_baseline: Vec2, text: &str, color: Color) {
+    let text = ascii(text);
+    let view = VIEW.with(Cell::get);
+    let max_px = view.map_or(f32::INFINITY, |r| r.size().x - 24.0);
+    let lines = crate::app::draw::debug::wrap_to_width(&text, max_px, |t| measure(t, LABEL_PX).0);
+    let upward = view.is_some_and(|r| preferred_baseline.y > (r.min.y + r.max.y) * 0.5);
+    let n = lines.len();
+    PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        for (i, line) in lines.into_iter().enumerate() {
+            let shift = if upward {
+                -((n - 1 - i) as f32) * LINE_PX
+            } else {
+                i as f32 * LINE_PX
+            };
+            p.push(Pending {
+                anchor: anchor + Vec2::new(0.0, shift),
+                preferred_baseline: preferred_baseline + Vec2::new(0.0, shift),
+                text: line,
+                color,
+            });
+        }
+    });
 }
 
 /// A dashed world-space line (`dash_px` on, `dash_px` off).

@@ -104,44 +104,52 @@ pub fn show(ctx: &egui::Context, state: &mut AppState) {
             let Some(mode) = state.lesson.as_mut() else {
                 return;
             };
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    ui.heading(format!("Lesson {}", mode.lesson.number()));
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        exit = ui.button("Exit lesson").clicked();
-                    });
-                });
-                ui.label(RichText::new(mode.lesson.title()).strong().size(16.0));
-                egui::CollapsingHeader::new("Introduction")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        egui::ScrollArea::vertical()
-                            .id_salt("intro")
-                            .max_height(150.0)
-                            .show(ui, |ui| {
-                                ui.label(coloured(ui, mode.lesson.intro()));
-                            });
-                    });
-                ui.separator();
-                status = setup_ui(ui, mode);
-                ui.separator();
-                player_ui(ui, mode);
-                ui.separator();
-                let card = mode.player.card();
-                card_ui(ui, &card);
+            // The hint is a footer outside the scroll area: at the end of the scrolled
+            // content it was cut by the panel's lower edge, above the status bar.
+            ui.with_layout(egui::Layout::bottom_up(egui::Align::Min), |ui| {
                 ui.add_space(4.0);
-                pseudocode_ui(ui, &card);
-                answer_ui(ui, mode);
-                ui.separator();
-                egui::CollapsingHeader::new("Knobs (recompute the trace)")
-                    .default_open(false)
-                    .show(ui, |ui| super::knobs::knobs_ui(ui, mode));
-                ui.add_space(6.0);
                 ui.weak(
                     "Drag a shape to move it, a vertex handle to reshape it; wheel while dragging or Q/E to \
-                     turn; right drag pans, wheel zooms a view; hover a dot of A − B to see its pair. Keys: \
-                     Right arrow: next, Left arrow: previous, Home, End, Space: play.",
+                 turn; right drag pans, wheel zooms a view; hover a dot of A − B to see its pair. Keys: \
+                 Right arrow: next, Left arrow: previous, Home, End, Space: play.",
                 );
+                ui.separator();
+                ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        ui.horizontal(|ui| {
+                            ui.heading(format!("Lesson {}", mode.lesson.number()));
+                            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                                exit = ui.button("Exit lesson").clicked();
+                            });
+                        });
+                        ui.label(RichText::new(mode.lesson.title()).strong().size(16.0));
+                        egui::CollapsingHeader::new("Introduction")
+                            .default_open(true)
+                            .show(ui, |ui| {
+                                egui::ScrollArea::vertical()
+                                    .id_salt("intro")
+                                    .max_height(150.0)
+                                    .show(ui, |ui| {
+                                        ui.label(coloured(ui, mode.lesson.intro()));
+                                    });
+                            });
+                        ui.separator();
+                        status = setup_ui(ui, mode);
+                        ui.separator();
+                        player_ui(ui, mode);
+                        ui.separator();
+                        let card = mode.player.card();
+                        card_ui(ui, &card);
+                        ui.add_space(4.0);
+                        pseudocode_ui(ui, &card);
+                        answer_ui(ui, mode);
+                        ui.separator();
+                        egui::CollapsingHeader::new("Knobs (recompute the trace)")
+                            .default_open(false)
+                            .show(ui, |ui| super::knobs::knobs_ui(ui, mode));
+                        ui.add_space(6.0);
+                    });
+                });
             });
         });
     if state.status.is_none() {

@@ -13,10 +13,25 @@ use macroquad::prelude::{draw_line, draw_rectangle, draw_rectangle_lines, Color}
 pub const HEADER_PX: f32 = 28.0;
 /// Height of a row (px).
 pub const ROW_PX: f32 = 24.0;
-/// Width of the left column (the axis' name).
+/// Least width of the left column (the axis' name); wider when a name needs it.
 const NAME_PX: f32 = 170.0;
 /// Width of the right column (the numbers).
 const NUMBERS_PX: f32 = 300.0;
+
+/// The strip's heading: the longest of its wordings that fits `max_px` by `width_px`
+/// (a heading cut off mid-word says less than a shorter one).
+pub fn strip_header(max_px: f32, width_px: impl Fn(&str) -> f32) -> &'static str {
+    const WORDINGS: [&str; 4] = [
+        "Projection strip: one row per axis tested — A's shadow, B's shadow, the overlap (red) or the gap (green)",
+        "Projection strip: A's and B's shadows per axis, overlap (red) or gap (green)",
+        "Projection strip: shadows per axis, overlap red, gap green",
+        "Projection strip",
+    ];
+    WORDINGS
+        .into_iter()
+        .find(|w| width_px(w) <= max_px)
+        .unwrap_or(WORDINGS[WORDINGS.len() - 1])
+}
 
 /// The name of an axis as the strip writes it.
 pub fn axis_name(row: &SatRow) -> String {
@@ -71,8 +86,9 @@ pub fn draw(rect: Rect, s: &StepState) {
         colors::VIEW_FRAME,
     );
     super::scissor(Some(rect));
+    let measure = |t: &str| super::paint::measure(&super::paint::ascii(t), 18.0).0;
     super::paint::text(
-        "Projection strip: one row per axis tested — A's shadow, B's shadow, the overlap (red) or the gap (green)",
+        strip_header(rect.size().x - 20.0, measure),
         rect.min.x + 10.0,
         rect.min.y + 20.0,
         18.0,
@@ -89,8 +105,14 @@ pub fn draw(rect: Rect, s: &StepState) {
             colors::TEXT_DIM,
         );
     }
+    // The bars start after the longest name shown, so their baselines never run
+    // through a name.
+    let name_px = shown
+        .iter()
+        .map(|r| super::paint::measure(&super::paint::ascii(&axis_name(r)), 17.0).0 + 20.0)
+        .fold(NAME_PX, f32::max);
     // One scale for every row, so lengths compare; each row centred on its shadows.
-    let bar_lo = rect.min.x + NAME_PX;
+    let bar_lo = rect.min.x + name_px;
     let bar_hi = (rect.max.x - NUMBERS_PX).max(bar_lo + 40.0);
     let span = shown
         .iter()
@@ -179,5 +201,14 @@ mod tests {
             assert!(numbers.contains("overlap") || numbers.contains("gap"), "{numbers}");
         }
         assert_eq!(s.sat_rows.iter().filter(|r| r.is_minimum).count(), 1);
+    }
+
+    #[test]
+    fn the_heading_is_the_longest_wording_that_fits() {
+        let mono = |t: &str| 9.0 * t.chars().count() as f32;
+        assert!(strip_header(2000.0, mono).ends_with("(green)"));
+        let mid = strip_header(700.0, mono);
+        assert!(mono(mid) <= 700.0 && mid.ends_with("(green)"), "{mid}");
+        assert_eq!(strip_header(10.0, mono), "Projection strip");
     }
 }

@@ -4,17 +4,16 @@
 //! the minimum translation vector.
 
 use super::paint::{
-    begin_view, dashed, dot, end_view, infinite_line, label, ring, vertex_name, view_polygon, voronoi_regions, Region,
+    arrow, begin_view, dashed, dot, draw_circle, draw_circle_lines, end_view, fill_convex, infinite_line, label, line,
+    obstacle, outline, ring, vertex_name, view_polygon, voronoi_regions, Region,
 };
 use super::{colors, Drag, LessonMode};
 use crate::app::camera::Camera;
-use crate::app::draw::{arrow, fill_convex, line, outline};
 use crate::geometry::Shape;
 use crate::lesson::{fmt_num, StepState};
 use crate::math::Vec2;
 use crate::narrow::trace::{AxisSource, ClipStep, Owner, SatAxisStep, TraceStep, VoronoiRegion};
 use crate::narrow::Algorithm;
-use macroquad::prelude::{draw_circle, draw_circle_lines};
 
 /// Draws the world view at step `s`.
 pub fn draw(mode: &LessonMode, s: &StepState) {
@@ -434,6 +433,7 @@ fn draw_handles(mode: &LessonMode) {
             let p = cam.world_to_screen(v);
             draw_circle(p.x, p.y, if active { 7.0 } else { 4.0 }, colors::alpha(color, 0.95));
             draw_circle_lines(p.x, p.y, if active { 9.0 } else { 5.5 }, 1.5, colors::TEXT);
+            obstacle(p, if active { 9.0 } else { 6.0 });
             // The name goes outside the shape.
             let out = cam.world_to_screen(v) - cam.world_to_screen(centre);
             let out = out.try_normalize().unwrap_or(Vec2::X) * 14.0;

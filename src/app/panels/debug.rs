@@ -58,9 +58,9 @@ impl DebugPanel {
         ui.checkbox(axes, "separating axes")
             .on_hover_text("Every axis the SAT tests, drawn across the view with both shapes' projection intervals; the minimum-overlap axis bright, a separating axis green.");
         ui.checkbox(voronoi, "Voronoi regions")
-            .on_hover_text("Edge strips and vertex wedges of each polygon near a circle; the region holding the circle's centre (from the narrow phase's trace) lit.");
+            .on_hover_text("When the focus pair is a polygon and a circle: the polygon's edge strips and vertex wedges, the region holding the circle's centre (from the narrow phase's trace) lit.");
         ui.checkbox(minkowski, "Minkowski difference A − B")
-            .on_hover_text("A − B about the origin: the shapes overlap exactly when it holds the origin; with GJK's simplex and EPA's polytope.");
+            .on_hover_text("A − B of the focus pair in an inset with its own scale (drag its title to move it): the shapes overlap exactly when it holds the origin; with GJK's simplex and EPA's polytope.");
 
         ui.label(egui::RichText::new("Contacts").strong());
         ui.checkbox(contacts, "contact points and normals")
@@ -99,6 +99,18 @@ impl DebugPanel {
         match state.debug_cache.focus.as_ref() {
             Some(focus) => {
                 ui.label(focus_readout(state, focus));
+                match (focus.verdict.describe(), &focus.exact) {
+                    (Some(words), _) => {
+                        ui.colored_label(egui::Color32::from_rgb(255, 110, 110), words)
+                            .on_hover_text("The chosen algorithm's answer compared with the exact one (overlap area and true penetration for polygons, closed form for circles); gaps and depths under 1e-5 of the scene's size count as touching.");
+                    }
+                    (None, Some(_)) => {
+                        ui.weak("agrees with the exact answer");
+                    }
+                    (None, None) => {
+                        ui.weak("no exact answer for a segment");
+                    }
+                }
                 ui.weak(format!(
                     "{} · {}",
                     focus.choice.reason.describe(),

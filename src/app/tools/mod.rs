@@ -84,6 +84,18 @@ impl ToolState {
 /// Reacts to this frame's input (after the camera took pan and zoom).
 pub fn handle_input(state: &mut AppState, input: &FrameInput) {
     track_cursor(state, input);
+    // The Minkowski inset's title bar drags the inset, not a body under it.
+    if state.debug.minkowski
+        && state.tools.palette_drag.is_none()
+        && state.minkowski_inset.handle_input(
+            state.viewport_px,
+            crate::app::draw::debug::focus::focus_on_screen(state),
+            input,
+        )
+    {
+        state.hovered = None;
+        return;
+    }
     if state.tools.palette_drag.is_some() {
         place::handle_palette_drag(state, input);
         return;

@@ -145,10 +145,10 @@ pub fn draw_debug(state: &AppState) {
     if flags.pieces {
         draw_pieces(state);
     }
-    if flags.minkowski {
-        focus::draw_minkowski(state);
-    }
-    if flags.axes || flags.minkowski || flags.voronoi {
+    // A wrong answer is shown whatever the layers: the pair is outlined and lettered,
+    // and the verdict sits under its letters.
+    let wrong = state.debug_cache.focus.as_ref().is_some_and(|f| f.verdict.is_wrong());
+    if flags.axes || flags.minkowski || flags.voronoi || wrong {
         focus::draw_focus_bodies(state);
     }
     if flags.axes {
@@ -165,6 +165,11 @@ pub fn draw_debug(state: &AppState) {
     }
     if flags.centers {
         draw_centers(state);
+    }
+    focus::draw_verdict(state);
+    // Last: the inset is a box of its own over the scene.
+    if flags.minkowski {
+        focus::draw_minkowski(state);
     }
 }
 
