@@ -44,10 +44,16 @@ pub fn fill_convex(camera: &Camera, points_world: &[Vec2], color: Color) {
     }
 }
 
-/// An arrow from `from_world` along `vector_world`, with a head of `head_px`.
+/// An arrow from `from_world` along `vector_world`, with a head of up to 10 px.
 pub fn arrow(camera: &Camera, from_world: Vec2, vector_world: Vec2, width_px: f32, color: Color) {
     let a = camera.world_to_screen(from_world);
     let b = camera.world_to_screen(from_world + vector_world);
+    arrow_px(a, b, width_px, 10.0, color);
+}
+
+/// A screen-space arrow from `a` to `b` (px), its head 30% of the length, at most
+/// `max_head_px`.
+pub fn arrow_px(a: Vec2, b: Vec2, width_px: f32, max_head_px: f32, color: Color) {
     draw_line(a.x, a.y, b.x, b.y, width_px, color);
     let d = b - a;
     let len = d.length();
@@ -55,7 +61,7 @@ pub fn arrow(camera: &Camera, from_world: Vec2, vector_world: Vec2, width_px: f3
         return;
     }
     let dir = d / len;
-    let head = (len * 0.3).min(10.0);
+    let head = (len * 0.3).min(max_head_px);
     let side = Vec2::new(-dir.y, dir.x) * head * 0.5;
     let base = b - dir * head;
     draw_triangle(

@@ -10,7 +10,7 @@
 use super::super::super::state::AppState;
 use super::{label_px, label_world, metres, palette, LABEL_FONT};
 use crate::app::draw::colors::with_alpha;
-use crate::app::draw::outline;
+use crate::app::draw::{arrow_px, outline};
 use crate::app::inset::{InsetScale, TITLE_PX};
 use crate::math::Vec2;
 use crate::narrow::trace::TraceStep;
@@ -86,26 +86,6 @@ pub fn focus_on_screen(state: &AppState) -> Option<Vec2> {
     let a = state.world.body(focus.choice.a)?.center_of_mass();
     let b = state.world.body(focus.choice.b)?.center_of_mass();
     Some(state.camera.world_to_screen((a + b) * 0.5))
-}
-
-/// A screen-space arrow from `a` to `b` (px).
-fn arrow_px(a: Vec2, b: Vec2, width: f32, color: Color) {
-    draw_line(a.x, a.y, b.x, b.y, width, color);
-    let d = b - a;
-    let len = d.length();
-    if len < 1.0 {
-        return;
-    }
-    let dir = d / len;
-    let head = (len * 0.3).min(9.0);
-    let side = Vec2::new(-dir.y, dir.x) * head * 0.5;
-    let base = b - dir * head;
-    draw_triangle(
-        macroquad::math::vec2(b.x, b.y),
-        macroquad::math::vec2(base.x + side.x, base.y + side.y),
-        macroquad::math::vec2(base.x - side.x, base.y - side.y),
-        color,
-    );
 }
 
 /// A length of 1, 2 or 5 times a power of ten (m) close to `target` (m), for the
@@ -237,7 +217,7 @@ pub fn draw_minkowski(state: &AppState) {
     let answer = if c.intersect {
         // Moving A by the MTV moves A − B by it too: the origin leaves at normal · depth.
         let tip = scale.to_px(c.normal * c.depth);
-        arrow_px(o, tip, 2.0, palette::MTV);
+        arrow_px(o, tip, 2.0, 9.0, palette::MTV);
         draw_circle(tip.x, tip.y, 2.5, palette::MTV);
         (format!("O inside: overlap, depth {}", metres(c.depth)), palette::MTV)
     } else {
