@@ -637,3 +637,99 @@ fn the_launcher_draws_its_aim_while_dragging() {
         dir.display()
     );
 }
+
+/// Tab hides both side panels, giving the world view the whole window (at 1280×800 it
+/// was about 645 px wide), and brings them back.
+#[test]
+fn tab_hides_the_side_panels_and_brings_them_back() {
+    if !display_tools_available(&["Xvfb", "xdotool", "import"]) {
+        return;
+    }
+    let dir = out_dir("tab");
+    let display = VirtualDisplay::start();
+    let mut app = Command::new(BIN)
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    // The panels' backgrounds are flat grey: count the distinct colours in a strip of
+    // each panel (text, tiles, plots) against the world view's grid and bodies.
+    let panel_colours = |img: &RgbaImage, x_range: (u32, u32)| {
+        let mut seen = std::collections::HashSet::new();
+        for y in (60..740).step_by(3) {
+            for x in (x_range.0..x_range.1).step_by(3) {
+                seen.insert(img.get_pixel(x, y).0);
+            }
+        }
+        seen.len()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let shown = loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let img = display.screenshot(&dir.join("shown.png"));
+        let (coverage, colours) = coverage_and_colours(&img);
+        if coverage > 0.05 && colours >= 8 {
+            std::thread::sleep(Duration::from_millis(1000));
+            break display.screenshot(&dir.join("shown.png"));
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window never drew (see {})",
+            dir.display()
+        );
+        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
+    };
+    // Over the world view, so the key goes to the app, not to a panel's widget.
+    display.xdotool(&["mousemove", "640", "300"]);
+    std::thread::sleep(Duration::from_millis(200));
+    display.xdotool(&["key", "Tab"]);
+    std::thread::sleep(Duration::from_millis(1200));
+    let hidden = display.screenshot(&dir.join("hidden.png"));
+    display.xdotool(&["key", "Tab"]);
+    std::thread::sleep(Duration::from_millis(1200));
+    let back = display.screenshot(&dir.join("back.png"));
+    let _ = app.kill();
+    let _ = app.wait();
+    // Where the left panel's palette and settings were, and the right panel's plots.
+    let (left, right) = ((10, 250), (950, 1270));
+    let counts = |img: &RgbaImage| (panel_colours(img, left), panel_colours(img, right));
+    let (shown_c, hidden_c, back_c) = (counts(&shown), counts(&hidden), counts(&back));
+    eprintln!("distinct colours (left, right): shown {shown_c:?}, hidden {hidden_c:?}, back {back_c:?}");
+    // The world view's frame differs from the panels: the left panel's strip shows the
+    // bodies' box walls now, or the grid.
+    let changed = |a: &RgbaImage, b: &RgbaImage, x: (u32, u32)| {
+        let (mut n, mut total) = (0, 0);
+        for y in (60..740).step_by(4) {
+            for xx in (x.0..x.1).step_by(4) {
+                total += 1;
+                if a.get_pixel(xx, y).0 != b.get_pixel(xx, y).0 {
+                    n += 1;
+                }
+            }
+        }
+        n as f64 / total as f64
+    };
+    let left_changed = changed(&shown, &hidden, left);
+    let right_changed = changed(&shown, &hidden, right);
+    let left_back = changed(&shown, &back, left);
+    eprintln!("share of pixels changed by Tab: left {left_changed:.2}, right {right_changed:.2}; after the second Tab, left {left_back:.2}");
+    assert!(left_changed > 0.3, "the left panel did not go (see {})", dir.display());
+    assert!(
+        hidden_c.0 * 4 < shown_c.0,
+        "the left strip still shows a panel's many colours"
+    );
+    assert!(
+        right_changed > 0.3,
+        "the right panel did not go (see {})",
+        dir.display()
+    );
+    // The left panel holds no running plots: it comes back as it was.
+    assert!(
+        left_back < 0.05,
+        "the left panel did not come back (see {})",
+        dir.display()
+    );
+}
