@@ -733,3 +733,96 @@ fn tab_hides_the_side_panels_and_brings_them_back() {
         dir.display()
     );
 }
+
+/// Share of the pixels in the strip `x_range` (rows 60–740, every fourth pixel) that
+/// differ between two screenshots.
+fn changed_share(a: &RgbaImage, b: &RgbaImage, x_range: (u32, u32)) -> f64 {
+    let (mut n, mut total) = (0, 0);
+    for y in (60..740).step_by(4) {
+        for x in (x_range.0..x_range.1).step_by(4) {
+            total += 1;
+            if a.get_pixel(x, y).0 != b.get_pixel(x, y).0 {
+                n += 1;
+            }
+        }
+    }
+    n as f64 / total as f64
+}
+
+/// While a dialog is open (here the file dialog, Ctrl+O), keys go to it only: H and
+/// Tab neither open the help nor hide the panels. Once it is cancelled, Tab works again.
+#[test]
+fn an_open_dialog_takes_the_keys() {
+    if !display_tools_available(&["Xvfb", "xdotool", "import"]) {
+        return;
+    }
+    let dir = out_dir("modal");
+    let display = VirtualDisplay::start();
+    let mut app = Command::new(BIN)
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("HOME", &dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let img = display.screenshot(&dir.join("start.png"));
+        let (coverage, colours) = coverage_and_colours(&img);
+        if coverage > 0.05 && colours >= 8 {
+            std::thread::sleep(Duration::from_millis(1000));
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window never drew (see {})",
+            dir.display()
+        );
+        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
+    }
+    display.xdotool(&["mousemove", "640", "150"]);
+    std::thread::sleep(Duration::from_millis(200));
+    // Ctrl held across frames, as a hand does: the app reads modifiers once a frame.
+    display.xdotool(&["keydown", "ctrl"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["key", "o"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["keyup", "ctrl"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    let dialog = display.screenshot(&dir.join("dialog.png"));
+    display.xdotool(&["key", "h"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["key", "Tab"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    let keys_sent = display.screenshot(&dir.join("keys_sent.png"));
+    // The dialog's Cancel button, bottom right of the dialog at 1280×800.
+    display.xdotool(&["mousemove", "884", "780"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["click", "1"]);
+    std::thread::sleep(Duration::from_millis(1000));
+    display.xdotool(&["mousemove", "640", "150"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["key", "Tab"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    let closed = display.screenshot(&dir.join("closed_then_tab.png"));
+    let _ = app.kill();
+    let _ = app.wait();
+    let left = (10, 250);
+    // The dialog covers the middle of the window; the left panel stays clear of it.
+    let while_open = changed_share(&dialog, &keys_sent, left);
+    let after = changed_share(&dialog, &closed, left);
+    eprintln!("left panel changed by H and Tab with the dialog open: {while_open:.3}; by Tab after Cancel: {after:.3}");
+    assert!(
+        while_open < 0.05,
+        "a key reached the app behind the dialog (see {})",
+        dir.display()
+    );
+    assert!(
+        after > 0.3,
+        "after Cancel, Tab did not hide the panels (see {})",
+        dir.display()
+    );
+}
