@@ -113,9 +113,51 @@ impl Camera {
     }
 }
 
+/// Around the scene's own box, bodies within this many times its larger side (at least
+/// [`MIN_WORTH_SEEING_M`]) are worth fitting the view to; beyond, a body is lost (falling
+/// towards the kill distance), and fitting it too made the scene a dot.
+const WORTH_SEEING_SCENE_SIZES: f32 = 0.5;
+
+/// See [`WORTH_SEEING_SCENE_SIZES`] (m).
+const MIN_WORTH_SEEING_M: f32 = 5.0;
+
+/// The box F fits: every body's box that comes near the scene's own box (`scene`, what
+/// the world was given), or every body's when none does or the scene's box is unknown.
+pub fn worth_seeing(body_boxes: &[Aabb], scene: Option<Aabb>) -> Option<Aabb> {
+    let union = |boxes: &mut dyn Iterator<Item = &Aabb>| boxes.copied().reduce(|acc, b| acc.union(&b));
+    let near = scene.and_then(|scene| {
+        let size = scene.max - scene.min;
+        let reach = (size.x.max(size.y) * WORTH_SEEING_SCENE_SIZES).max(MIN_WORTH_SEEING_M);
+        let around = scene.inflated(reach);
+        union(&mut body_boxes.iter().filter(|b| b.overlaps(&around)))
+    });
+    near.or_else(|| union(&mut body_boxes.iter()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn square(x: f32, y: f32, half: f32) -> Aabb {
+        Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))
+    }
+
+    /// Regression: a box pushed through the ground fell; F fitted the 3 km drop and the
+    /// scene became a dot. A body far below the scene is left out of the fit; one just
+    /// beside it is kept.
+    #[test]
+    fn fit_leaves_out_bodies_far_from_the_scene() {
+        let scene = Aabb::new(Vec2::new(-10.0, -1.0), Vec2::new(10.0, 10.0));
+        let bodies = [square(0.0, 0.0, 1.0), square(0.0, -95.0, 0.5), square(14.0, 3.0, 0.5)];
+        let fit = worth_seeing(&bodies, Some(scene)).unwrap();
+        assert!(fit.min.y > -2.0, "the falling body is out: {fit:?}");
+        assert!(fit.max.x >= 14.5, "the body beside the scene is in: {fit:?}");
+        // Without a scene box, or when nothing is near it, everything is fitted.
+        assert!(worth_seeing(&bodies, None).unwrap().min.y <= -95.0);
+        let far = Aabb::new(Vec2::new(1000.0, 1000.0), Vec2::new(1001.0, 1001.0));
+        assert!(worth_seeing(&bodies, Some(far)).unwrap().min.y <= -95.0);
+        assert!(worth_seeing(&[], Some(scene)).is_none());
+    }
 
     fn cam() -> Camera {
         Camera::new(Vec2::new(1.0, 2.0), 50.0, Vec2::new(800.0, 600.0))

@@ -148,20 +148,13 @@ impl AppState {
         )
     }
 
-    /// Fits the view to every body (F).
+    /// Fits the view to the bodies worth seeing (F): every body near the scene.
     pub fn fit_view(&mut self) {
         if let Some(lesson) = self.lesson.as_mut() {
             lesson.refit();
         }
-        let mut bounds = None;
-        for (_, body) in self.world.bodies().iter() {
-            let b = body.aabb();
-            bounds = Some(match bounds {
-                None => b,
-                Some(acc) => b.union(&acc),
-            });
-        }
-        if let Some(b) = bounds {
+        let boxes: Vec<_> = self.world.bodies().iter().map(|(_, body)| body.aabb()).collect();
+        if let Some(b) = super::camera::worth_seeing(&boxes, self.world.scene_bounds()) {
             let (lo, hi) = self.viewport_px;
             self.camera.fit_in(&b, lo, hi, FIT_MARGIN_PX);
         }
