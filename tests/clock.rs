@@ -1,6 +1,6 @@
 //! The fixed-step clock, driven by synthetic frame times.
 
-use collision_lab::dynamics::{FixedClock, DEFAULT_MAX_FRAME_SECONDS};
+use collision_lab::dynamics::{FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_STEP_BUDGET_SECONDS};
 
 /// Runs `frames` frames of `frame_seconds` and returns the steps taken.
 fn run(clock: &mut FixedClock, frame_seconds: f64, frames: usize) -> u64 {
@@ -240,4 +240,20 @@ fn pausing_is_not_slow_motion_and_resuming_measures_afresh() {
         frame_with_budget(&mut clock, 1.0 / 60.0, 0.001);
     }
     assert!((clock.real_time_ratio() - 1.0).abs() < 0.02);
+}
+
+/// Regression: the budget was checked against the time already spent, so the last step
+/// of a frame could end far past it (three 20 ms steps in a 40 ms budget when two took
+/// 39.9 ms). A step now runs only if it is expected to end within the budget.
+#[test]
+fn regression_the_last_step_of_a_frame_overran_the_budget() {
+    let clock = FixedClock::new(60.0);
+    let budget = DEFAULT_STEP_BUDGET_SECONDS;
+    let step = budget / 2.0 - 1e-4; // two fit, just
+    assert!(clock.within_budget(0, 0.0), "the first step always runs");
+    assert!(clock.within_budget(1, step), "a second step ends within the budget");
+    assert!(!clock.within_budget(2, 2.0 * step), "a third would end at 1.5 budgets");
+    // A step longer than the budget still runs once per frame.
+    assert!(clock.within_budget(0, 0.0));
+    assert!(!clock.within_budget(1, 2.0 * budget));
 }

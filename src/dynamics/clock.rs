@@ -156,9 +156,16 @@ impl FixedClock {
 
     /// Whether the frame may run another of the steps [`advance`](Self::advance) asked
     /// for, after `steps_run` of them took `elapsed_seconds` of wall time: the first step
-    /// always runs, the others while the frame's steps stay within the step budget.
+    /// always runs, the others while one more step, as long as the mean so far, still
+    /// ends within the step budget. Checking only the time spent let the last step
+    /// overrun: with 20 ms steps a 40 ms budget ran a third step whenever two took
+    /// 39.9 ms, and the 5050-box pyramid's frames averaged 118 ms.
     pub fn within_budget(&self, steps_run: u32, elapsed_seconds: f64) -> bool {
-        steps_run == 0 || elapsed_seconds < self.step_budget_seconds
+        if steps_run == 0 {
+            return true;
+        }
+        let mean_step = elapsed_seconds / steps_run as f64;
+        elapsed_seconds + mean_step <= self.step_budget_seconds
     }
 
     /// The frame ran only `run` of the `owed` steps [`advance`](Self::advance) returned
