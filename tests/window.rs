@@ -826,3 +826,74 @@ fn an_open_dialog_takes_the_keys() {
         dir.display()
     );
 }
+
+/// Share of the world view's pixels (between the panels, below the menu and above the
+/// status bar at 1280×800) that are neither background nor grid.
+fn world_view_coverage(img: &RgbaImage) -> f64 {
+    let view = image::imageops::crop_imm(img, 262, 30, 668, 740).to_image();
+    coverage_and_colours(&view).0
+}
+
+/// Regression: a box pushed through the ground fell towards the kill distance, and F
+/// fitted the whole drop: the scene became a dot. F now fits the bodies near the scene.
+#[test]
+fn f_fits_the_scene_not_a_body_falling_far_below_it() {
+    if !display_tools_available(&["Xvfb", "xdotool", "import"]) {
+        return;
+    }
+    let dir = out_dir("fit_lost");
+    let scene = dir.join("lost.ron");
+    let mut text = String::from(
+        "(version: 1, settings: (sleeping: false, kill_distance: 1000.0), bodies: [\n  (kind: Static, shape: Polygon(points: [(-10.0, -0.5), (10.0, -0.5), (10.0, 0.5), (-10.0, 0.5)]), position: (0.0, -0.5)),\n",
+    );
+    for i in 0..12 {
+        let x = -7.5 + 1.4 * (i % 6) as f32;
+        let y = 0.5 + (i / 6) as f32;
+        text += &format!(
+            "  (shape: Polygon(points: [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]), position: ({x}, {y})),\n"
+        );
+    }
+    // A box stuck in the ground's underside, as a paused drag leaves it: it is pushed out
+    // downwards and falls.
+    text += "  (shape: Polygon(points: [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]), position: (0.0, -1.2)),\n])\n";
+    std::fs::write(&scene, text).unwrap();
+    let display = VirtualDisplay::start();
+    let mut app = Command::new(BIN)
+        .arg(&scene)
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let img = display.screenshot(&dir.join("start.png"));
+        let (coverage, colours) = coverage_and_colours(&img);
+        if coverage > 0.05 && colours >= 8 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window never drew (see {})",
+            dir.display()
+        );
+        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
+    }
+    // Let the lost box fall some 60 m (the scene's kill distance is 1 km), then fit.
+    std::thread::sleep(Duration::from_millis(3500));
+    display.xdotool(&["mousemove", "600", "300"]);
+    std::thread::sleep(Duration::from_millis(200));
+    display.xdotool(&["key", "f"]);
+    std::thread::sleep(Duration::from_millis(1200));
+    let fitted = display.screenshot(&dir.join("fitted.png"));
+    let _ = app.kill();
+    let _ = app.wait();
+    let coverage = world_view_coverage(&fitted);
+    eprintln!("after F, the scene covers {:.1}% of the world view", coverage * 100.0);
+    // Fitted to the drop, the 20 m ground and its boxes cover under 1%; fitted to the
+    // scene, over 5%.
+    assert!(coverage > 0.04, "the scene is a dot after F (see {})", dir.display());
+}
