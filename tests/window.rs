@@ -897,3 +897,92 @@ fn f_fits_the_scene_not_a_body_falling_far_below_it() {
     // scene, over 5%.
     assert!(coverage > 0.04, "the scene is a dot after F (see {})", dir.display());
 }
+
+/// Undo reverts the edit, not time: a star placed from the palette is removed by Ctrl+Z
+/// two seconds later, while a box gliding at a steady speed keeps the distance it
+/// covered meanwhile (undo used to rewind the whole simulation to the edit).
+#[test]
+fn undo_removes_the_placed_star_and_does_not_rewind_time() {
+    if !display_tools_available(&["Xvfb", "xdotool", "import"]) {
+        return;
+    }
+    let dir = out_dir("undo");
+    let display = VirtualDisplay::start();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/undo.ron");
+    let mut app = Command::new(BIN)
+        .arg(&scene)
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    // The glider is the third body, drawn in the palette's third colour.
+    let glider_colour = [237, 189, 84];
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let before = loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let img = display.screenshot(&dir.join("before.png"));
+        if centroid_of(&img, glider_colour).is_some() {
+            break img;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the glider never appeared (see {})",
+            dir.display()
+        );
+        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
+    };
+    // Star tile in the palette, then a click in the world above the glider's path.
+    let (star_x, star_y) = (600u32, 230u32);
+    display.xdotool(&["mousemove", "58", "182"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["click", "1"]);
+    std::thread::sleep(Duration::from_millis(400));
+    display.xdotool(&["mousemove", &star_x.to_string(), &star_y.to_string()]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["click", "1"]);
+    std::thread::sleep(Duration::from_millis(500));
+    // Away from the star, so the cursor's hover does not change its outline.
+    display.xdotool(&["mousemove", "640", "700"]);
+    std::thread::sleep(Duration::from_millis(300));
+    let placed = display.screenshot(&dir.join("placed.png"));
+    let glider_placed = centroid_of(&placed, glider_colour).expect("glider visible").0;
+    let star_region = |img: &RgbaImage| image::imageops::crop_imm(img, star_x - 30, star_y - 30, 60, 60).to_image();
+    let differs = |a: &RgbaImage, b: &RgbaImage| a.pixels().zip(b.pixels()).filter(|(p, q)| p.0 != q.0).count();
+    let star_drawn = differs(&star_region(&before), &star_region(&placed));
+    assert!(
+        star_drawn > 300,
+        "no star was placed ({star_drawn} px changed; see {})",
+        dir.display()
+    );
+    std::thread::sleep(Duration::from_millis(2000));
+    display.xdotool(&["keydown", "ctrl"]);
+    std::thread::sleep(Duration::from_millis(200));
+    display.xdotool(&["key", "z"]);
+    std::thread::sleep(Duration::from_millis(200));
+    display.xdotool(&["keyup", "ctrl"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let undone = display.screenshot(&dir.join("undone.png"));
+    let _ = app.kill();
+    let output = app.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("undo.ron:"), "the scene did not load: {stderr}");
+    let glider_undone = centroid_of(&undone, glider_colour).expect("glider visible").0;
+    let star_left = differs(&star_region(&before), &star_region(&undone));
+    let travelled = glider_undone - glider_placed;
+    eprintln!("star: {star_drawn} px drawn, {star_left} px left after undo; glider moved {travelled:.0} px between placing and undoing");
+    assert!(
+        star_left < star_drawn / 10,
+        "the star is still there (see {})",
+        dir.display()
+    );
+    // 1.5 m/s for about 3 s at some 40 px/m: about 180 px. Rewound to the edit, it
+    // would be back near where it was when the star was placed.
+    assert!(
+        travelled > 90.0,
+        "the glider was rewound: moved {travelled:.0} px (see {})",
+        dir.display()
+    );
+}
