@@ -986,3 +986,72 @@ fn undo_removes_the_placed_star_and_does_not_rewind_time() {
         dir.display()
     );
 }
+
+/// A double click in the file dialog opens the file even at about 10 frames a second
+/// (the 5050-box pyramid runs behind it): input does not depend on the frame rate.
+#[test]
+fn a_double_click_in_the_file_dialog_opens_the_file_at_a_low_frame_rate() {
+    if !display_tools_available(&["Xvfb", "xdotool", "import"]) {
+        return;
+    }
+    let dir = out_dir("dialog_click");
+    let folder = dir.join("scenes");
+    std::fs::create_dir_all(&folder).unwrap();
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(manifest.join("tests/data/undo.ron"), folder.join("glider.ron")).unwrap();
+    // The dialog opens in the current scene's folder.
+    std::fs::copy(manifest.join("scenes/pyramid_100.ron"), folder.join("pyramid_100.ron")).unwrap();
+    let display = VirtualDisplay::start();
+    let mut app = Command::new(BIN)
+        .arg(folder.join("pyramid_100.ron"))
+        .current_dir(&folder)
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    let deadline = Instant::now() + Duration::from_secs(40);
+    loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let img = display.screenshot(&dir.join("start.png"));
+        let (coverage, colours) = coverage_and_colours(&img);
+        if coverage > 0.05 && colours >= 8 {
+            std::thread::sleep(Duration::from_millis(1000));
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window never drew (see {})",
+            dir.display()
+        );
+        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
+    }
+    display.xdotool(&["mousemove", "640", "150"]);
+    std::thread::sleep(Duration::from_millis(300));
+    display.xdotool(&["keydown", "ctrl"]);
+    std::thread::sleep(Duration::from_millis(400));
+    display.xdotool(&["key", "o"]);
+    std::thread::sleep(Duration::from_millis(400));
+    display.xdotool(&["keyup", "ctrl"]);
+    std::thread::sleep(Duration::from_millis(2000));
+    display.screenshot(&dir.join("dialog.png"));
+    // The first entry of the list (glider.ron, before pyramid_100.ron). A double click
+    // as a hand makes it, 150 ms apart: the two clicks fall in different frames.
+    display.xdotool(&["mousemove", "500", "341"]);
+    std::thread::sleep(Duration::from_millis(500));
+    display.xdotool(&["click", "--repeat", "2", "--delay", "150", "1"]);
+    std::thread::sleep(Duration::from_millis(3000));
+    let opened = display.screenshot(&dir.join("opened.png"));
+    let _ = app.kill();
+    let _ = app.wait();
+    let glider = centroid_of(&opened, [237, 189, 84]);
+    let coverage = world_view_coverage(&opened);
+    eprintln!(
+        "after the double click: glider {glider:?}, world view coverage {:.1}%",
+        coverage * 100.0
+    );
+    assert!(glider.is_some(), "the file did not open (see {})", dir.display());
+    assert!(coverage < 0.1, "the pyramid is still shown (see {})", dir.display());
+}

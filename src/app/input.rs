@@ -252,6 +252,37 @@ pub fn egui_click_timing(frame_s: f64) -> (f64, f64) {
     (EGUI_MAX_CLICK_S + slack, EGUI_MAX_DOUBLE_CLICK_S + slack)
 }
 
+/// Which modifiers are really held: egui's, less any that are up.
+///
+/// egui-macroquad takes egui's modifiers from each key event, and X11 reports a key's
+/// event with the modifier state from before it: releasing Ctrl leaves egui believing
+/// Ctrl is held until the next key event. After Ctrl+O the file dialog then took every
+/// click in its list for a Ctrl+click (a multi-selection gesture) and selected nothing.
+/// Modifiers are only ever cleared here, never set: egui's own presses stand.
+pub fn unstuck_modifiers(egui: egui::Modifiers, ctrl: bool, shift: bool, alt: bool, command: bool) -> egui::Modifiers {
+    egui::Modifiers {
+        alt: egui.alt && alt,
+        ctrl: egui.ctrl && ctrl,
+        shift: egui.shift && shift,
+        mac_cmd: egui.mac_cmd && command,
+        command: egui.command && command,
+    }
+}
+
+/// Clears from egui's input the modifiers macroquad says are up (see
+/// [`unstuck_modifiers`]); call at the start of the egui frame.
+pub fn unstick_egui_modifiers(ctx: &egui::Context) {
+    use macroquad::input::{is_key_down, KeyCode};
+    let ctrl = is_key_down(KeyCode::LeftControl) || is_key_down(KeyCode::RightControl);
+    let command = ctrl || is_key_down(KeyCode::LeftSuper) || is_key_down(KeyCode::RightSuper);
+    let shift = is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift);
+    let alt = is_key_down(KeyCode::LeftAlt) || is_key_down(KeyCode::RightAlt);
+    ctx.input_mut(|i| {
+        i.modifiers = unstuck_modifiers(i.modifiers, ctrl, shift, alt, command);
+        i.raw.modifiers = i.modifiers;
+    });
+}
+
 /// Reads this frame's input from macroquad (and whether egui wants it).
 pub fn gather(ui_wants_pointer: bool, ui_wants_keyboard: bool) -> FrameInput {
     use macroquad::input as mq;
@@ -489,5 +520,25 @@ mod tests {
             s.clock.is_paused(),
             "space typed into a text field does not run the world"
         );
+    }
+
+    /// Regression: after Ctrl+O, egui still believed Ctrl was held (X11 reports the
+    /// release with the state before it), and the file dialog ignored clicks in its
+    /// list. A modifier that is up is cleared; one egui saw pressed and is still down
+    /// stays; none is ever invented.
+    #[test]
+    fn regression_ctrl_stuck_after_ctrl_o_is_cleared() {
+        let stuck = egui::Modifiers::COMMAND | egui::Modifiers::CTRL;
+        assert_eq!(
+            unstuck_modifiers(stuck, false, false, false, false),
+            egui::Modifiers::NONE
+        );
+        assert_eq!(unstuck_modifiers(stuck, true, false, false, true), stuck);
+        assert_eq!(
+            unstuck_modifiers(egui::Modifiers::NONE, true, true, true, true),
+            egui::Modifiers::NONE
+        );
+        let shift = egui::Modifiers::SHIFT;
+        assert_eq!(unstuck_modifiers(shift | stuck, false, true, false, false), shift);
     }
 }

@@ -280,6 +280,7 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
                 });
             });
             egui_macroquad::ui(|ctx| {
+                input::unstick_egui_modifiers(ctx);
                 let requests = panels.ui(ctx, &mut state);
                 screenshot_requested |= requests.screenshot;
                 if tab_toggles_panels {

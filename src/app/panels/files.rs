@@ -66,11 +66,11 @@ impl FilesPanel {
         }
     }
 
-    /// Opens the dialog to pick a scene.
+    /// Opens the dialog to pick a scene, in the current scene's folder.
     pub fn open_dialog(&mut self, state: &AppState) {
         self.purpose = DialogPurpose::Open;
-        if let Some(dir) = state.scene_path.as_deref().and_then(Path::parent) {
-            self.dialog.config_mut().initial_directory = dir.to_path_buf();
+        if let Some(dir) = scene_folder(state) {
+            self.dialog.config_mut().initial_directory = dir;
         }
         self.dialog.pick_file();
     }
@@ -94,8 +94,8 @@ impl FilesPanel {
             .and_then(Path::file_name)
             .map_or_else(|| "scene.ron".to_string(), |n| n.to_string_lossy().into_owned());
         self.dialog.config_mut().default_file_name = name;
-        if let Some(dir) = state.scene_path.as_deref().and_then(Path::parent) {
-            self.dialog.config_mut().initial_directory = dir.to_path_buf();
+        if let Some(dir) = scene_folder(state) {
+            self.dialog.config_mut().initial_directory = dir;
         }
         self.dialog.save_file();
     }
@@ -274,6 +274,15 @@ fn path_buttons(
         }
     }
     chosen
+}
+
+/// The folder of the current scene's file, absolute: a scene opened by a relative name
+/// (`collision-lab glider.ron`) has the empty path as its parent, and the dialog showed
+/// "No such file or directory" instead of the folder.
+fn scene_folder(state: &AppState) -> Option<PathBuf> {
+    let path = state.scene_path.as_deref()?;
+    let absolute = std::path::absolute(path).ok()?;
+    absolute.parent().map(Path::to_path_buf)
 }
 
 #[cfg(test)]
