@@ -81,12 +81,17 @@ fn scenes() -> Vec<PathBuf> {
 }
 
 fn render(scene: &Path, out: &Path, extra: &[&str]) -> RgbaImage {
+    render_sized(scene, out, "800x600", extra)
+}
+
+/// [`render`] at a window size of `size` (WIDTHxHEIGHT, at most 1280x800).
+fn render_sized(scene: &Path, out: &Path, size: &str, extra: &[&str]) -> RgbaImage {
     let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1024x768x24", BIN, "render"])
+        .args(["-a", "-s", "-screen 0 1280x800x24", BIN, "render"])
         .arg(scene)
         .args(["--out"])
         .arg(out)
-        .args(["--size", "800x600"])
+        .args(["--size", size])
         .args(extra)
         .env("LIBGL_ALWAYS_SOFTWARE", "1")
         .output()
@@ -1054,4 +1059,47 @@ fn a_double_click_in_the_file_dialog_opens_the_file_at_a_low_frame_rate() {
     );
     assert!(glider.is_some(), "the file did not open (see {})", dir.display());
     assert!(coverage < 0.1, "the pyramid is still shown (see {})", dir.display());
+}
+
+/// Regression: with GjkEpa chosen, the separating-axes header ("… GjkEpa tests no
+/// axes, these are SatDecomposed's") ran on under the right panel and showed a
+/// missing-glyph box for its dash. It now wraps inside the world view: no light text
+/// pixel in the header's rows reaches the panel's edge.
+#[test]
+fn the_axes_header_wraps_inside_the_world_view_with_gjk_epa() {
+    if !display_tools_available(&["xvfb-run", "Xvfb"]) {
+        return;
+    }
+    let dir = out_dir("axes_header");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(manifest.join("scenes/default.ron")).unwrap();
+    let scene = dir.join("default_gjk.ron");
+    std::fs::write(
+        &scene,
+        text.replace("narrow_phase: SatDecomposed", "narrow_phase: GjkEpa"),
+    )
+    .unwrap();
+    let img = render_sized(
+        &scene,
+        &dir.join("axes.png"),
+        "1280x800",
+        &["--frames", "90", "--ui", "--debug", "axes"],
+    );
+    // The world view spans x 260..932 at 1280x800; the header sits in its top rows.
+    let light = |x: u32, y: u32| img.get_pixel(x, y).0[..3].iter().all(|&c| c > 150);
+    let rows_with_text: Vec<u32> = (28..110).filter(|&y| (270..900).any(|x| light(x, y))).collect();
+    let rightmost = (28..110)
+        .flat_map(|y| (262..932).filter(move |&x| light(x, y)))
+        .max()
+        .unwrap_or(0);
+    eprintln!(
+        "header: text on {} rows, rightmost light pixel at x = {rightmost}",
+        rows_with_text.len()
+    );
+    assert!(rows_with_text.len() > 20, "no header drawn (see {})", dir.display());
+    assert!(
+        rightmost < 920,
+        "the header runs to the panel's edge (see {})",
+        dir.display()
+    );
 }
