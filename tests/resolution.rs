@@ -301,7 +301,7 @@ fn the_shipped_comparison_scene_shows_what_its_note_says() {
 /// deep overlaps a non-convex narrow phase reports for a step (a tooth found deep in a
 /// gap) were pushed out by the solvers and became velocity; they are now shed without
 /// velocity (`crowd.rs`). Measured (60 Hz, SatDecomposed): every body asleep after 8.1 s
-/// with impulses and 7.5 s with position-based projection (11.1 s and 12.6 s before the
+/// with impulses and 8.1 s with position-based projection (11.1 s and 12.6 s before the
 /// second fix). A step 0.01% longer or shorter gives 4–11 s: the bound is the issue's
 /// 10 s at the shipped rate.
 #[test]
