@@ -112,7 +112,20 @@ pub fn scene_to_save(state: &AppState) -> SceneDef {
     if let Some(lesson) = &state.lesson {
         return lesson.scene_to_save();
     }
-    state.world.to_scene_def()
+    let mut def = state.world.to_scene_def();
+    // Outside lesson mode (a lesson scene after "Exit lesson"), the loaded file's lesson
+    // block is kept, its body numbers following the bodies (the world lists them in
+    // slot order, as `to_scene_def` writes them); if a body it studies was deleted it is
+    // left out, as `run --save-final` does.
+    if let Some(lesson) = &state.loaded.lesson {
+        let saved_order: Vec<_> = state.world.bodies().iter().map(|(h, _)| h).collect();
+        let new_index = |i: usize| {
+            let handle = state.loaded_handles.get(i)?;
+            saved_order.iter().position(|h| h == handle)
+        };
+        def.lesson = lesson.renumbered(new_index);
+    }
+    def
 }
 
 /// Saves the world to `path` atomically; on success it becomes the scene's path and
@@ -121,6 +134,7 @@ pub fn save_to(state: &mut AppState, recent: &mut RecentFiles, path: &Path) -> R
     let def = scene_to_save(state);
     match scene::save(path, &def) {
         Ok(()) => {
+            state.loaded_handles = state.world.bodies().iter().map(|(h, _)| h).collect();
             state.loaded = def;
             state.scene_path = Some(path.to_path_buf());
             state.dirty = false;
@@ -388,5 +402,30 @@ mod tests {
         let back: Vec<PathBuf> = ron::from_str(&text).unwrap();
         assert_eq!(back, recent.paths);
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Regression: saving a lesson scene from the sandbox (after "Exit lesson") dropped
+    /// its lesson block. It is kept, with its body numbers following the bodies: a body
+    /// added first and then deleted does not shift them.
+    #[test]
+    fn regression_an_app_save_dropped_the_lesson_block() {
+        let text = include_str!("../../scenes/lessons/01_projections.ron");
+        let scene = scene::parse(text, "01_projections.ron").unwrap();
+        let mut s = AppState::new(&scene, None, Vec2::new(800.0, 600.0));
+        s.lesson = None; // "Exit lesson": the sandbox on the lesson's bodies
+        let extra = s.world.insert(&scene.def().bodies[0]).unwrap();
+        s.world.remove(extra);
+        let dir = temp_dir("lesson");
+        let path = dir.join("saved.ron");
+        let mut recent = RecentFiles::default();
+        save_to(&mut s, &mut recent, &path).unwrap();
+        let saved = scene::load(&path).unwrap();
+        let lesson = saved.def().lesson.as_ref().expect("the lesson block is kept");
+        assert_eq!(lesson, scene.def().lesson.as_ref().unwrap());
+        assert_eq!(saved.def().bodies.len(), 2);
+        // Saved again, from the saved state: still there.
+        save_to(&mut s, &mut recent, &path).unwrap();
+        assert!(scene::load(&path).unwrap().def().lesson.is_some());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

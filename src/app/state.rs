@@ -41,6 +41,9 @@ pub struct AppState {
     /// The scene as loaded or last saved: what Reset returns to and what "unsaved
     /// changes" compares against.
     pub loaded: SceneDef,
+    /// The world's handle of each body of `loaded`, by its index there: a save keeps
+    /// the loaded file's lesson block with its body numbers following the bodies.
+    pub loaded_handles: Vec<BodyHandle>,
     /// Where the scene came from (None: a built-in or a new scene).
     pub scene_path: Option<PathBuf>,
     /// Bodies were edited since the scene was loaded or saved.
@@ -93,11 +96,13 @@ impl AppState {
     /// view fits the scene.
     pub fn new(scene: &Scene, path: Option<PathBuf>, screen_size_px: Vec2) -> AppState {
         let world = World::from_scene(scene);
+        let loaded_handles = world.bodies().iter().map(|(h, _)| h).collect();
         let mut clock = FixedClock::new(f64::from(scene.def().settings.rate));
         clock.resume();
         let mut state = AppState {
             world,
             loaded: scene.def().clone(),
+            loaded_handles,
             scene_path: path,
             dirty: false,
             clock,
