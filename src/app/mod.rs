@@ -155,14 +155,108 @@ without a screen use `xvfb-run collision-lab …`, or the headless commands `con
     result
 }
 
+/// The window's frame loop: input → simulate → overlay → draw → finish, each a
+/// function below. What a frame hands the next lives in [`Frames`].
 async fn window_loop(options: AppOptions) -> Result<(), String> {
+    let (mut state, mut panels, render) = open_window(&options)?;
+    let mut frames = Frames::new();
+    loop {
+        if render.is_none() && frames.wants_to_close(&options, &mut panels, &state) {
+            if options.frame_stats {
+                println!("{}", frames.recorder.summary().to_json());
+            }
+            return Ok(());
+        }
+        let screen = Vec2::new(mq::screen_width(), mq::screen_height());
+        // A resized window keeps the world point at its centre where it is.
+        state.camera.screen_size_px = screen;
+        let mut intents = handle_input(&mut state, &mut panels, &render, &mut frames);
+        let (simulated_s, simulation_ms) = simulate(&mut state, &render, frames.frame);
+        let ui_start = Instant::now();
+        overlay(&mut state, &mut panels, &render, &mut frames, &mut intents, screen);
+        let ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
+        let (drawing_ms, overlay_paint_ms) = draw_frame(&mut state, &render, screen);
+        let times = history::FrameTimes {
+            simulation_ms,
+            ui_ms: ui_ms + overlay_paint_ms,
+            drawing_ms,
+            present_ms: frames.present_ms,
+            frame_ms: f64::from(mq::get_frame_time()) * 1e3,
+        };
+        if let Some(done) = finish_frame(&mut state, &render, &mut frames, &intents, times, simulated_s) {
+            return done;
+        }
+        let present_start = Instant::now();
+        mq::next_frame().await;
+        frames.present_ms = present_start.elapsed().as_secs_f64() * 1e3;
+    }
+}
+
+/// What one frame hands the next.
+struct Frames {
+    /// Frames drawn so far.
+    frame: u32,
+    /// When the loop began (wall clock).
+    started: Instant,
+    /// The cursor at the previous frame (px): drags move by the difference.
+    last_mouse_px: Vec2,
+    /// Whether egui wanted the pointer and the keyboard in the previous frame's layout.
+    ui_wants: (bool, bool),
+    /// The frame at which the view is fitted to the space the panels leave: the first,
+    /// and again once the sandbox's panels have slid in after leaving a lesson.
+    fit_at_frame: u32,
+    /// Render --stats: frame times summed after the first few (shader compilation, the
+    /// first egui layout) settle.
+    stats: FrameStats,
+    /// Open --frame-stats: every frame after the first (whose time counts from the
+    /// window's creation, not from a frame before it).
+    recorder: frame_stats::FrameRecorder,
+    /// How long the previous frame's present (GL draw calls and swap) took (ms).
+    present_ms: f64,
+}
+
+impl Frames {
+    fn new() -> Frames {
+        Frames {
+            frame: 0,
+            started: Instant::now(),
+            last_mouse_px: Vec2::from(mq::mouse_position()),
+            ui_wants: (false, false),
+            fit_at_frame: 0,
+            stats: FrameStats::default(),
+            recorder: frame_stats::FrameRecorder::default(),
+            present_ms: 0.0,
+        }
+    }
+
+    /// The time given by `--exit-after` is up, or the user closed the window and either
+    /// has nothing to lose or confirmed losing it.
+    fn wants_to_close(&self, options: &AppOptions, panels: &mut panels::Panels, state: &AppState) -> bool {
+        let time_is_up = options
+            .exit_after_s
+            .is_some_and(|limit| self.started.elapsed().as_secs_f64() >= limit);
+        time_is_up || ((mq::is_quit_requested() || panels.files.quit_confirmed) && panels.files.quit_requested(state))
+    }
+}
+
+/// What the input phase asks of the rest of the frame.
+struct FrameIntents {
+    /// P was pressed (or the overlay asked): save a screenshot at the end of the frame.
+    screenshot: bool,
+    /// The frame began in lesson mode.
+    in_lesson: bool,
+    /// Tab toggles the side panels this frame: egui must drop its keyboard focus.
+    tab_toggles_panels: bool,
+}
+
+/// The state, the panels and the render options of a new window on `options`' scene.
+fn open_window(options: &AppOptions) -> Result<(AppState, panels::Panels, Option<RenderOptions>), String> {
     let screen = Vec2::new(mq::screen_width(), mq::screen_height());
     let mut state = AppState::new(&options.scene, options.path.clone(), screen);
     if let Some(error) = &options.startup_error {
         // The same message File > Open gives for a bad file, and what was opened instead.
         state.set_error(format!("not opened: {error} (showing the default scene)"));
     }
-    let mut panels = panels::Panels::default();
     if let Some(speed) = input::egui_line_scroll_speed() {
         egui_macroquad::cfg(|ctx| ctx.options_mut(|o| o.line_scroll_speed = speed));
     }
@@ -176,196 +270,197 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         }
         Mode::Interactive => None,
     };
-    let mut last_mouse_px = Vec2::from(mq::mouse_position());
-    let mut frame = 0u32;
-    let started = Instant::now();
-    let mut ui_wants = (false, false);
-    // The frame at which the view is fitted to the space the panels leave: the first,
-    // and again once the sandbox's panels have slid in after leaving a lesson.
-    let mut fit_at_frame = 0u32;
     if render.is_none() {
         // Closing the window with unsaved edits asks first (see FilesPanel::quit_requested).
         mq::prevent_quit();
     }
-    // Render --stats: frame times summed after the first few (shader compilation, the
-    // first egui layout) settle.
-    let mut stats = FrameStats::default();
-    // Open --frame-stats: every frame after the first (whose time counts from the
-    // window's creation, not from a frame before it).
-    let mut recorder = frame_stats::FrameRecorder::default();
-    let print_frame_stats = |recorder: &frame_stats::FrameRecorder| {
-        if options.frame_stats {
-            println!("{}", recorder.summary().to_json());
-        }
-    };
-    let mut present_ms = 0.0;
-    loop {
-        let time_is_up = options
-            .exit_after_s
-            .is_some_and(|limit| started.elapsed().as_secs_f64() >= limit);
-        if render.is_none()
-            && (time_is_up
-                || ((mq::is_quit_requested() || panels.files.quit_confirmed) && panels.files.quit_requested(&state)))
-        {
-            print_frame_stats(&recorder);
-            return Ok(());
-        }
-        let screen = Vec2::new(mq::screen_width(), mq::screen_height());
-        // A resized window keeps the world point at its centre where it is.
-        state.camera.screen_size_px = screen;
+    Ok((state, panels::Panels::default(), render))
+}
 
-        // Input (egui's wishes are those of the previous frame's layout, as egui expects).
-        let mut input: FrameInput = input::gather(ui_wants.0, ui_wants.1);
-        // egui's answer is a frame old: a cursor that moved onto a panel and scrolled in
-        // the same frame would zoom the world. The free viewport of this frame's layout
-        // settles it for the side panels (floating windows still rely on egui).
-        let (view_lo, view_hi) = state.viewport_px;
-        let m = input.mouse_px;
-        if show_ui_in(&render) && !(m.x >= view_lo.x && m.y >= view_lo.y && m.x < view_hi.x && m.y < view_hi.y) {
-            input.ui_wants_pointer = true;
-        }
-        input.dropped_files = mq::get_dropped_files().into_iter().filter_map(|f| f.path).collect();
-        if panels.modal_open() {
-            input.withhold_for_modal();
-        }
-        let mut screenshot_requested = false;
-        let in_lesson = state.lesson.is_some();
-        // Tab hides the side panels (input::global_keys); egui would also take it to move
-        // its keyboard focus, and a focused button then keeps every later key.
-        let tab_toggles_panels = render.is_none() && !in_lesson && !input.ui_wants_keyboard && input.key(Key::Tab);
-        if render.is_none() {
-            if state.lesson.is_some() {
-                lesson::input::handle_app(&mut state, &input, last_mouse_px);
-            } else {
-                input::camera_input(&mut state, &input, last_mouse_px);
-                input::global_keys(&mut state, &input);
-                tools::handle_input(&mut state, &input);
-            }
-            panels.files.handle_input(&mut state, &input);
-            if !input.ui_wants_keyboard && input.key(Key::P) {
-                screenshot_requested = true;
-            }
-        }
-        last_mouse_px = input.mouse_px;
-
-        // Simulation.
-        let sim_start = Instant::now();
-        let mut simulated_s = 0.0;
-        match &render {
-            // Lesson mode: time is frozen; only the player moves, through recorded steps.
-            _ if state.lesson.is_some() => lesson::advance_player(&mut state, render.is_none()),
-            Some(r) => {
-                if frame > 0 {
-                    for _ in 0..r.steps_per_frame {
-                        state.step_once();
-                    }
-                }
-            }
-            None => {
-                let dt = state.clock.dt_seconds();
-                simulated_s = f64::from(state.advance(f64::from(mq::get_frame_time()))) * dt;
-            }
-        }
-        let simulation_ms = sim_start.elapsed().as_secs_f64() * 1e3;
-
-        // Overlay.
-        let ui_start = Instant::now();
-        let show_ui = render.as_ref().is_none_or(|r| r.with_ui);
-        if show_ui {
-            let (click_s, double_click_s) = input::egui_click_timing(f64::from(mq::get_frame_time()));
-            egui_macroquad::cfg(|ctx| {
-                ctx.options_mut(|o| {
-                    o.input_options.max_click_duration = click_s;
-                    o.input_options.max_double_click_delay = double_click_s;
-                });
-            });
-            egui_macroquad::ui(|ctx| {
-                input::unstick_egui_modifiers(ctx);
-                let requests = panels.ui(ctx, &mut state);
-                screenshot_requested |= requests.screenshot;
-                if tab_toggles_panels {
-                    ctx.memory_mut(|m| {
-                        if let Some(id) = m.focused() {
-                            m.surrender_focus(id);
-                        }
-                    });
-                }
-                ui_wants = (
-                    ctx.wants_pointer_input() || ctx.is_pointer_over_area(),
-                    ctx.wants_keyboard_input(),
-                );
-            });
-            if frame == fit_at_frame {
-                // The panels' sizes are known now: fit the scene in the space they leave.
-                state.fit_view();
-            }
-            if in_lesson && state.lesson.is_none() {
-                // egui's slide-in takes about 0.1 s.
-                fit_at_frame = frame + 12;
-            }
-        } else {
-            state.viewport_px = (Vec2::ZERO, screen);
-            if frame == 0 {
-                // The window has its real size now.
-                state.fit_view();
-            }
-        }
-        let mut ui_ms = ui_start.elapsed().as_secs_f64() * 1e3;
-
-        // Drawing (the debug cache is refreshed first: drawing itself only reads).
-        let draw_start = Instant::now();
-        state.update_debug_cache();
-        mq::clear_background(draw::colors::BACKGROUND);
-        let viewport = state.viewport_px;
-        if let Some(mode) = state.lesson.as_mut() {
-            mode.fit_if_needed(screen, viewport);
-            lesson::draw(mode);
-        } else {
-            draw::world::draw_grid(&state);
-            draw::world::draw_bodies(&state);
-            draw::debug::draw_debug(&state);
-            draw::palette::draw_tool_preview(&state);
-        }
-        let drawing_ms = draw_start.elapsed().as_secs_f64() * 1e3;
-        if show_ui {
-            // Tessellating and painting the overlay counts as UI time, not drawing.
-            let overlay_start = Instant::now();
-            egui_macroquad::draw();
-            ui_ms += overlay_start.elapsed().as_secs_f64() * 1e3;
-        }
-
-        let times = history::FrameTimes {
-            simulation_ms,
-            ui_ms,
-            drawing_ms,
-            present_ms,
-            frame_ms: f64::from(mq::get_frame_time()) * 1e3,
-        };
-        if frame > 0 {
-            recorder.record(f64::from(mq::get_frame_time()), simulated_s);
-        }
-        if let Some(r) = &render {
-            if frame >= STATS_WARMUP_FRAMES {
-                stats.add(&times);
-            }
-            if frame >= r.frames {
-                if r.stats {
-                    println!("{}", stats.summary(state.world.bodies().len()));
-                }
-                return save_screenshot(&r.out).map(|_| ());
-            }
-        } else if screenshot_requested {
-            match save_screenshot(&screenshot::next_screenshot_path(&screenshot::screenshot_dir())) {
-                Ok(path) => state.set_status(format!("screenshot saved: {}", path.display())),
-                Err(e) => state.set_error(e),
-            }
-        }
-        state.history.push_frame(started.elapsed().as_secs_f64(), times);
-        frame += 1;
-        let present_start = Instant::now();
-        mq::next_frame().await;
-        present_ms = present_start.elapsed().as_secs_f64() * 1e3;
+/// Input: reads this frame's mouse, keys and dropped files and applies them to the
+/// world, the camera, the tools or the lesson (nothing when rendering). Reads egui's
+/// wishes of the previous frame; writes the state and `frames.last_mouse_px`.
+fn handle_input(
+    state: &mut AppState,
+    panels: &mut panels::Panels,
+    render: &Option<RenderOptions>,
+    frames: &mut Frames,
+) -> FrameIntents {
+    // egui's wishes are those of the previous frame's layout, as egui expects.
+    let mut input: FrameInput = input::gather(frames.ui_wants.0, frames.ui_wants.1);
+    // egui's answer is a frame old: a cursor that moved onto a panel and scrolled in
+    // the same frame would zoom the world. The free viewport of this frame's layout
+    // settles it for the side panels (floating windows still rely on egui).
+    let (view_lo, view_hi) = state.viewport_px;
+    let m = input.mouse_px;
+    if show_ui_in(render) && !(m.x >= view_lo.x && m.y >= view_lo.y && m.x < view_hi.x && m.y < view_hi.y) {
+        input.ui_wants_pointer = true;
     }
+    input.dropped_files = mq::get_dropped_files().into_iter().filter_map(|f| f.path).collect();
+    if panels.modal_open() {
+        input.withhold_for_modal();
+    }
+    let in_lesson = state.lesson.is_some();
+    // Tab hides the side panels (input::global_keys); egui would also take it to move
+    // its keyboard focus, and a focused button then keeps every later key.
+    let tab_toggles_panels = render.is_none() && !in_lesson && !input.ui_wants_keyboard && input.key(Key::Tab);
+    let mut screenshot = false;
+    if render.is_none() {
+        if in_lesson {
+            lesson::input::handle_app(state, &input, frames.last_mouse_px);
+        } else {
+            input::camera_input(state, &input, frames.last_mouse_px);
+            input::global_keys(state, &input);
+            tools::handle_input(state, &input);
+        }
+        panels.files.handle_input(state, &input);
+        screenshot = !input.ui_wants_keyboard && input.key(Key::P);
+    }
+    frames.last_mouse_px = input.mouse_px;
+    FrameIntents {
+        screenshot,
+        in_lesson,
+        tab_toggles_panels,
+    }
+}
+
+/// Simulation: the steps the clock owes (within its budget), a render's fixed steps,
+/// or, in lesson mode, the player's recorded steps. Returns the simulated seconds and
+/// the wall time it took (ms).
+fn simulate(state: &mut AppState, render: &Option<RenderOptions>, frame: u32) -> (f64, f64) {
+    let start = Instant::now();
+    let mut simulated_s = 0.0;
+    match render {
+        // Lesson mode: time is frozen; only the player moves, through recorded steps.
+        _ if state.lesson.is_some() => lesson::advance_player(state, render.is_none()),
+        Some(r) => {
+            if frame > 0 {
+                for _ in 0..r.steps_per_frame {
+                    state.step_once();
+                }
+            }
+        }
+        None => {
+            let dt = state.clock.dt_seconds();
+            simulated_s = f64::from(state.advance(f64::from(mq::get_frame_time()))) * dt;
+        }
+    }
+    (simulated_s, start.elapsed().as_secs_f64() * 1e3)
+}
+
+/// Overlay: lays out the egui panels (which read the state and return their requests),
+/// records what egui wants of the next frame's input, and fits the view once the
+/// panels' sizes are known.
+fn overlay(
+    state: &mut AppState,
+    panels: &mut panels::Panels,
+    render: &Option<RenderOptions>,
+    frames: &mut Frames,
+    intents: &mut FrameIntents,
+    screen: Vec2,
+) {
+    if !show_ui_in(render) {
+        state.viewport_px = (Vec2::ZERO, screen);
+        if frames.frame == 0 {
+            // The window has its real size now.
+            state.fit_view();
+        }
+        return;
+    }
+    let (click_s, double_click_s) = input::egui_click_timing(f64::from(mq::get_frame_time()));
+    egui_macroquad::cfg(|ctx| {
+        ctx.options_mut(|o| {
+            o.input_options.max_click_duration = click_s;
+            o.input_options.max_double_click_delay = double_click_s;
+        });
+    });
+    let mut ui_wants = frames.ui_wants;
+    egui_macroquad::ui(|ctx| {
+        input::unstick_egui_modifiers(ctx);
+        let requests = panels.ui(ctx, state);
+        intents.screenshot |= requests.screenshot;
+        if intents.tab_toggles_panels {
+            ctx.memory_mut(|m| {
+                if let Some(id) = m.focused() {
+                    m.surrender_focus(id);
+                }
+            });
+        }
+        ui_wants = (
+            ctx.wants_pointer_input() || ctx.is_pointer_over_area(),
+            ctx.wants_keyboard_input(),
+        );
+    });
+    frames.ui_wants = ui_wants;
+    if frames.frame == frames.fit_at_frame {
+        // The panels' sizes are known now: fit the scene in the space they leave.
+        state.fit_view();
+    }
+    if intents.in_lesson && state.lesson.is_none() {
+        // egui's slide-in takes about 0.1 s.
+        frames.fit_at_frame = frames.frame + 12;
+    }
+}
+
+/// Drawing: the world (or the lesson's views), then the overlay. The debug cache is
+/// refreshed first: drawing itself only reads. Returns the world's drawing time and the
+/// overlay's painting time (ms; the latter counts as UI).
+fn draw_frame(state: &mut AppState, render: &Option<RenderOptions>, screen: Vec2) -> (f64, f64) {
+    let start = Instant::now();
+    state.update_debug_cache();
+    mq::clear_background(draw::colors::BACKGROUND);
+    let viewport = state.viewport_px;
+    if let Some(mode) = state.lesson.as_mut() {
+        mode.fit_if_needed(screen, viewport);
+        lesson::draw(mode);
+    } else {
+        draw::world::draw_grid(state);
+        draw::world::draw_bodies(state);
+        draw::debug::draw_debug(state);
+        draw::palette::draw_tool_preview(state);
+    }
+    let drawing_ms = start.elapsed().as_secs_f64() * 1e3;
+    let mut paint_ms = 0.0;
+    if show_ui_in(render) {
+        let paint_start = Instant::now();
+        egui_macroquad::draw();
+        paint_ms = paint_start.elapsed().as_secs_f64() * 1e3;
+    }
+    (drawing_ms, paint_ms)
+}
+
+/// The frame's bookkeeping: frame statistics, the render's picture (and the end of a
+/// render: `Some` is the loop's result), a requested screenshot, the timing history.
+fn finish_frame(
+    state: &mut AppState,
+    render: &Option<RenderOptions>,
+    frames: &mut Frames,
+    intents: &FrameIntents,
+    times: history::FrameTimes,
+    simulated_s: f64,
+) -> Option<Result<(), String>> {
+    if frames.frame > 0 {
+        frames.recorder.record(f64::from(mq::get_frame_time()), simulated_s);
+    }
+    if let Some(r) = render {
+        if frames.frame >= STATS_WARMUP_FRAMES {
+            frames.stats.add(&times);
+        }
+        if frames.frame >= r.frames {
+            if r.stats {
+                println!("{}", frames.stats.summary(state.world.bodies().len()));
+            }
+            return Some(save_screenshot(&r.out).map(|_| ()));
+        }
+    } else if intents.screenshot {
+        match save_screenshot(&screenshot::next_screenshot_path(&screenshot::screenshot_dir())) {
+            Ok(path) => state.set_status(format!("screenshot saved: {}", path.display())),
+            Err(e) => state.set_error(e),
+        }
+    }
+    state.history.push_frame(frames.started.elapsed().as_secs_f64(), times);
+    frames.frame += 1;
+    None
 }
 
 /// Frames left out of `render --stats` (the first ones compile shaders and lay out).
