@@ -296,32 +296,10 @@ fn a_scripted_drag_moves_a_body() {
     let dir = out_dir("drag");
     let display = VirtualDisplay::start();
     let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/drag.ron");
-    let mut app = Command::new(BIN)
-        .arg(&scene)
-        .env("DISPLAY", &display.display)
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        // Keep the user's recent-files list out of it.
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the sandbox starts");
+    let mut app = spawn_sandbox(&display, &[scene.as_os_str()], &dir, None);
     // The box is the third body: dynamic, slot 2, drawn in the palette's third colour.
     let box_colour = [237, 189, 84];
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let before = loop {
-        std::thread::sleep(Duration::from_millis(500));
-        let img = display.screenshot(&dir.join("before.png"));
-        if let Some(c) = centroid_of(&img, box_colour) {
-            break c;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the box never appeared (see {})",
-            dir.display()
-        );
-        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
-    };
+    let before = wait_for_colour(&display, &mut app, &dir, box_colour).1;
     let (x0, y0) = (before.0.round() as i32, before.1.round() as i32);
     display.xdotool(&["mousemove", &x0.to_string(), &y0.to_string()]);
     std::thread::sleep(Duration::from_millis(200));
@@ -380,31 +358,8 @@ fn one_wheel_notch_scrolls_the_left_panel_about_fifty_px() {
     }
     let dir = out_dir("wheel");
     let display = VirtualDisplay::start();
-    let mut app = Command::new(BIN)
-        .env("DISPLAY", &display.display)
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the sandbox starts");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let before = loop {
-        std::thread::sleep(Duration::from_millis(500));
-        let img = display.screenshot(&dir.join("before.png"));
-        // The palette's tiles are drawn: the panel is up.
-        let (coverage, colours) = coverage_and_colours(&img);
-        if coverage > 0.05 && colours >= 8 {
-            std::thread::sleep(Duration::from_millis(1500));
-            break display.screenshot(&dir.join("before.png"));
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the window never drew (see {})",
-            dir.display()
-        );
-        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
-    };
+    let mut app = spawn_sandbox(&display, &[], &dir, None);
+    let before = wait_until_drawn(&display, &mut app, &dir, 1500);
     display.xdotool(&["mousemove", "130", "400"]);
     std::thread::sleep(Duration::from_millis(300));
     display.xdotool(&["click", "5"]);
@@ -643,6 +598,68 @@ fn the_launcher_draws_its_aim_while_dragging() {
     );
 }
 
+/// Starts the sandbox on `display` with `args`, from `cwd` when given, with the user's
+/// configuration (recent files) kept in `dir`.
+fn spawn_sandbox(display: &VirtualDisplay, args: &[&std::ffi::OsStr], dir: &Path, cwd: Option<&Path>) -> Child {
+    let mut command = Command::new(BIN);
+    command
+        .args(args)
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(cwd) = cwd {
+        command.current_dir(cwd);
+    }
+    command.spawn().expect("the sandbox starts")
+}
+
+/// Waits (30 s at most) until the sandbox's window shows its panels and a scene, then
+/// `settle_ms` more; returns a screenshot taken then (saved as `dir/start.png`).
+fn wait_until_drawn(display: &VirtualDisplay, app: &mut Child, dir: &Path, settle_ms: u64) -> RgbaImage {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let img = display.screenshot(&dir.join("start.png"));
+        let (coverage, colours) = coverage_and_colours(&img);
+        if coverage > 0.05 && colours >= 8 {
+            std::thread::sleep(Duration::from_millis(settle_ms));
+            return display.screenshot(&dir.join("start.png"));
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window never drew (see {})",
+            dir.display()
+        );
+        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
+    }
+}
+
+/// Waits (30 s at most) until a body of `colour` shows; returns the screenshot (saved
+/// as `dir/before.png`) and the body's centroid and pixel count.
+fn wait_for_colour(
+    display: &VirtualDisplay,
+    app: &mut Child,
+    dir: &Path,
+    colour: [u8; 3],
+) -> (RgbaImage, (f64, f64, usize)) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let img = display.screenshot(&dir.join("before.png"));
+        if let Some(c) = centroid_of(&img, colour) {
+            return (img, c);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the body never appeared (see {})",
+            dir.display()
+        );
+        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
+    }
+}
+
 /// Tab hides both side panels, giving the world view the whole window (at 1280×800 it
 /// was about 645 px wide), and brings them back.
 #[test]
@@ -652,14 +669,7 @@ fn tab_hides_the_side_panels_and_brings_them_back() {
     }
     let dir = out_dir("tab");
     let display = VirtualDisplay::start();
-    let mut app = Command::new(BIN)
-        .env("DISPLAY", &display.display)
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the sandbox starts");
+    let mut app = spawn_sandbox(&display, &[], &dir, None);
     // The panels' backgrounds are flat grey: count the distinct colours in a strip of
     // each panel (text, tiles, plots) against the world view's grid and bodies.
     let panel_colours = |img: &RgbaImage, x_range: (u32, u32)| {
@@ -671,22 +681,7 @@ fn tab_hides_the_side_panels_and_brings_them_back() {
         }
         seen.len()
     };
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let shown = loop {
-        std::thread::sleep(Duration::from_millis(500));
-        let img = display.screenshot(&dir.join("shown.png"));
-        let (coverage, colours) = coverage_and_colours(&img);
-        if coverage > 0.05 && colours >= 8 {
-            std::thread::sleep(Duration::from_millis(1000));
-            break display.screenshot(&dir.join("shown.png"));
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the window never drew (see {})",
-            dir.display()
-        );
-        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
-    };
+    let shown = wait_until_drawn(&display, &mut app, &dir, 1000);
     // Over the world view, so the key goes to the app, not to a panel's widget.
     display.xdotool(&["mousemove", "640", "300"]);
     std::thread::sleep(Duration::from_millis(200));
@@ -763,31 +758,8 @@ fn an_open_dialog_takes_the_keys() {
     }
     let dir = out_dir("modal");
     let display = VirtualDisplay::start();
-    let mut app = Command::new(BIN)
-        .env("DISPLAY", &display.display)
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("HOME", &dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the sandbox starts");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        std::thread::sleep(Duration::from_millis(500));
-        let img = display.screenshot(&dir.join("start.png"));
-        let (coverage, colours) = coverage_and_colours(&img);
-        if coverage > 0.05 && colours >= 8 {
-            std::thread::sleep(Duration::from_millis(1000));
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the window never drew (see {})",
-            dir.display()
-        );
-        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
-    }
+    let mut app = spawn_sandbox(&display, &[], &dir, None);
+    wait_until_drawn(&display, &mut app, &dir, 1000);
     display.xdotool(&["mousemove", "640", "150"]);
     std::thread::sleep(Duration::from_millis(200));
     // Ctrl held across frames, as a hand does: the app reads modifiers once a frame.
@@ -863,30 +835,8 @@ fn f_fits_the_scene_not_a_body_falling_far_below_it() {
     text += "  (shape: Polygon(points: [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]), position: (0.0, -1.2)),\n])\n";
     std::fs::write(&scene, text).unwrap();
     let display = VirtualDisplay::start();
-    let mut app = Command::new(BIN)
-        .arg(&scene)
-        .env("DISPLAY", &display.display)
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the sandbox starts");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        std::thread::sleep(Duration::from_millis(500));
-        let img = display.screenshot(&dir.join("start.png"));
-        let (coverage, colours) = coverage_and_colours(&img);
-        if coverage > 0.05 && colours >= 8 {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the window never drew (see {})",
-            dir.display()
-        );
-        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
-    }
+    let mut app = spawn_sandbox(&display, &[scene.as_os_str()], &dir, None);
+    wait_until_drawn(&display, &mut app, &dir, 0);
     // Let the lost box fall some 60 m (the scene's kill distance is 1 km), then fit.
     std::thread::sleep(Duration::from_millis(3500));
     display.xdotool(&["mousemove", "600", "300"]);
@@ -914,31 +864,10 @@ fn undo_removes_the_placed_star_and_does_not_rewind_time() {
     let dir = out_dir("undo");
     let display = VirtualDisplay::start();
     let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/undo.ron");
-    let mut app = Command::new(BIN)
-        .arg(&scene)
-        .env("DISPLAY", &display.display)
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the sandbox starts");
+    let mut app = spawn_sandbox(&display, &[scene.as_os_str()], &dir, None);
     // The glider is the third body, drawn in the palette's third colour.
     let glider_colour = [237, 189, 84];
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let before = loop {
-        std::thread::sleep(Duration::from_millis(500));
-        let img = display.screenshot(&dir.join("before.png"));
-        if centroid_of(&img, glider_colour).is_some() {
-            break img;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the glider never appeared (see {})",
-            dir.display()
-        );
-        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
-    };
+    let before = wait_for_colour(&display, &mut app, &dir, glider_colour).0;
     // Star tile in the palette, then a click in the world above the glider's path.
     let (star_x, star_y) = (600u32, 230u32);
     display.xdotool(&["mousemove", "58", "182"]);
@@ -1007,32 +936,9 @@ fn a_double_click_in_the_file_dialog_opens_the_file_at_a_low_frame_rate() {
     // The dialog opens in the current scene's folder.
     std::fs::copy(manifest.join("scenes/pyramid_100.ron"), folder.join("pyramid_100.ron")).unwrap();
     let display = VirtualDisplay::start();
-    let mut app = Command::new(BIN)
-        .arg(folder.join("pyramid_100.ron"))
-        .current_dir(&folder)
-        .env("DISPLAY", &display.display)
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the sandbox starts");
-    let deadline = Instant::now() + Duration::from_secs(40);
-    loop {
-        std::thread::sleep(Duration::from_millis(500));
-        let img = display.screenshot(&dir.join("start.png"));
-        let (coverage, colours) = coverage_and_colours(&img);
-        if coverage > 0.05 && colours >= 8 {
-            std::thread::sleep(Duration::from_millis(1000));
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the window never drew (see {})",
-            dir.display()
-        );
-        assert!(app.try_wait().unwrap().is_none(), "the sandbox exited early");
-    }
+    let scene = folder.join("pyramid_100.ron");
+    let mut app = spawn_sandbox(&display, &[scene.as_os_str()], &dir, Some(&folder));
+    wait_until_drawn(&display, &mut app, &dir, 1000);
     display.xdotool(&["mousemove", "640", "150"]);
     std::thread::sleep(Duration::from_millis(300));
     display.xdotool(&["keydown", "ctrl"]);
