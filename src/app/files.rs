@@ -415,7 +415,7 @@ mod tests {
         s.lesson = None; // "Exit lesson": the sandbox on the lesson's bodies
         let extra = s.world.insert(&scene.def().bodies[0]).unwrap();
         s.world.remove(extra);
-        let dir = temp_dir("lesson");
+        let dir = temp_dir("lesson-after-exit");
         let path = dir.join("saved.ron");
         let mut recent = RecentFiles::default();
         save_to(&mut s, &mut recent, &path).unwrap();
