@@ -378,6 +378,7 @@ fn overlay(
     egui_macroquad::ui(|ctx| {
         input::unstick_egui_modifiers(ctx);
         let requests = panels.ui(ctx, state);
+        requests.apply(state);
         intents.screenshot |= requests.screenshot;
         if intents.tab_toggles_panels {
             ctx.memory_mut(|m| {

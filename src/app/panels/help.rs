@@ -1,7 +1,5 @@
 //! The help overlay (H): every key and mouse action.
 
-use super::super::state::AppState;
-
 /// Every key and mouse action, grouped, as (keys, what they do).
 pub const HELP: &[(&str, &[(&str, &str)])] = &[
     (
@@ -58,9 +56,9 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
     ),
 ];
 
-/// Shows the help window while `state.show_help` is set.
-pub fn show(ctx: &egui::Context, state: &mut AppState) {
-    let mut open = state.show_help;
+/// Shows the help window while `show` is set; its × clears it.
+pub fn show(ctx: &egui::Context, show: &mut bool) {
+    let mut open = *show;
     egui::Window::new("Help — keys and mouse")
         .open(&mut open)
         .collapsible(false)
@@ -85,7 +83,7 @@ pub fn show(ctx: &egui::Context, state: &mut AppState) {
             ui.add_space(6.0);
             ui.weak("H or the × closes this window.");
         });
-    state.show_help = open;
+    *show = open;
 }
 
 #[cfg(test)]

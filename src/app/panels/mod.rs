@@ -21,6 +21,25 @@ use crate::math::Vec2;
 pub struct UiRequests {
     /// Save a screenshot of this frame.
     pub screenshot: bool,
+    /// Switch race mode on or off (its counters start again).
+    pub race: Option<bool>,
+    /// Start the race counters again.
+    pub reset_race_counters: bool,
+}
+
+impl UiRequests {
+    /// Applies what the panels asked for that changes the state (the screenshot is the
+    /// frame's to take, at its end). Called once the layout is done, so every panel
+    /// drew the same state this frame.
+    pub fn apply(&self, state: &mut AppState) {
+        if let Some(race) = self.race {
+            state.world.settings_mut().race = race;
+            state.history.reset_race_counters();
+        }
+        if self.reset_race_counters {
+            state.history.reset_race_counters();
+        }
+    }
 }
 
 /// The panels' own state (open/closed, scroll, dialogs).
@@ -192,13 +211,50 @@ impl Panels {
                         .show(ui, |ui| inspector.ui(ui, state));
                     egui::CollapsingHeader::new("Timing")
                         .default_open(true)
-                        .show(ui, |ui| plots.ui(ui, state));
+                        .show(ui, |ui| plots.ui(ui, state, &mut requests));
                 });
             });
         let free = ctx.available_rect();
         state.viewport_px = (Vec2::new(free.min.x, free.min.y), Vec2::new(free.max.x, free.max.y));
-        help::show(ctx, state);
+        help::show(ctx, &mut state.show_help);
         files.windows(ctx, state);
         requests
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vec2;
+
+    fn state() -> AppState {
+        let scene = crate::scene::parse(include_str!("../../../scenes/minimal.ron"), "minimal.ron").unwrap();
+        AppState::new(&scene, None, Vec2::new(800.0, 600.0))
+    }
+
+    /// The race panel asks; the state changes only when the requests are applied, after
+    /// the layout: switching race mode on starts its counters again.
+    #[test]
+    fn race_requests_change_the_state_when_applied() {
+        let mut s = state();
+        s.history.race_steps_total = 7;
+        let requests = UiRequests {
+            race: Some(true),
+            ..UiRequests::default()
+        };
+        assert!(!s.world.settings().race, "asking changes nothing by itself");
+        requests.apply(&mut s);
+        assert!(s.world.settings().race);
+        assert_eq!(s.history.race_steps_total, 0);
+        s.history.race_steps_total = 3;
+        UiRequests {
+            reset_race_counters: true,
+            ..UiRequests::default()
+        }
+        .apply(&mut s);
+        assert_eq!(s.history.race_steps_total, 0);
+        assert!(s.world.settings().race, "a reset keeps race mode on");
+        UiRequests::default().apply(&mut s);
+        assert!(s.world.settings().race, "no request, no change");
     }
 }

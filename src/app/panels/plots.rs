@@ -7,6 +7,7 @@
 
 use super::super::history::{History, HISTORY_SECONDS, PHASES};
 use super::super::state::{all_asleep, AppState};
+use super::UiRequests;
 use crate::dynamics::DisagreementKind;
 use crate::narrow::Algorithm;
 use egui::Color32;
@@ -121,8 +122,8 @@ fn time_plot(id: &str, width: f32, unit: &str, y_floor: f64) -> Plot<'static> {
 }
 
 impl PlotsPanel {
-    /// Draws the panel.
-    pub fn ui(&mut self, ui: &mut egui::Ui, state: &mut AppState) {
+    /// Draws the panel; what it asks to change goes into `requests`.
+    pub fn ui(&mut self, ui: &mut egui::Ui, state: &AppState, requests: &mut UiRequests) {
         let width = ui.available_width().max(120.0);
         frame_readout(ui, &state.history);
         ui.separator();
@@ -166,7 +167,7 @@ impl PlotsPanel {
             }
         });
 
-        race_section(ui, state, width);
+        race_section(ui, state, width, requests);
 
         ui.label("narrow-phase work per step");
         key(
@@ -222,7 +223,7 @@ fn frame_readout(ui: &mut egui::Ui, history: &History) {
 }
 
 /// Race mode: the three algorithms on the same pairs, and how often they disagree.
-fn race_section(ui: &mut egui::Ui, state: &mut AppState, width: f32) {
+fn race_section(ui: &mut egui::Ui, state: &AppState, width: f32, requests: &mut UiRequests) {
     let racing = state.world.settings().race;
     ui.horizontal(|ui| {
         ui.label("race: the three narrow phases on the same pairs");
@@ -234,8 +235,7 @@ fn race_section(ui: &mut egui::Ui, state: &mut AppState, width: f32) {
             )
             .changed()
         {
-            state.world.settings_mut().race = race;
-            state.history.reset_race_counters();
+            requests.race = Some(race);
         }
     });
     if !racing && state.history.race_steps_total == 0 {
@@ -297,7 +297,7 @@ fn race_section(ui: &mut egui::Ui, state: &mut AppState, width: f32) {
         );
         ui.label(format!("in {steps} steps"));
         if ui.small_button("reset").clicked() {
-            state.history.reset_race_counters();
+            requests.reset_race_counters = true;
         }
     });
     let h = &state.history;
