@@ -51,10 +51,26 @@ fn base_scenes() -> Vec<(String, String)> {
         }
     }
     paths.sort();
-    paths
+    let mut scenes: Vec<(String, String)> = paths
         .into_iter()
         .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).expect("readable")))
-        .collect()
+        .collect();
+    // Saved runs, so that the state block (slots, islands, contacts, impulses) is
+    // mutated too: the default pile at 7 s, part asleep, and the pool after a second.
+    for (name, steps) in [("default.ron", 420), ("pool.ron", 60)] {
+        let (_, text) = scenes
+            .iter()
+            .find(|(path, _)| path.ends_with(name))
+            .expect("a shipped scene");
+        let scene = scene::parse(text, name).expect("loads");
+        let mut world = World::from_scene(&scene);
+        for _ in 0..steps {
+            world.step(1.0 / scene.def().settings.rate);
+        }
+        let saved = scene::to_ron_string(&world.to_scene_def_with_state()).expect("writes");
+        scenes.push((format!("{name} saved after {steps} steps"), saved));
+    }
+    scenes
 }
 
 /// Values a number is replaced with: the ends of every range, just past them, the

@@ -9,6 +9,7 @@
 //!   `$XDG_CONFIG_HOME/collision-lab/recent.ron` (or `~/.config/…`).
 
 use super::state::AppState;
+use crate::dynamics::Resume;
 use crate::scene::{self, SceneDef};
 use std::path::{Path, PathBuf};
 
@@ -50,9 +51,10 @@ pub fn open_now(state: &mut AppState, recent: &mut RecentFiles, path: &Path) -> 
         Ok(loaded) => {
             state.replace_scene(&loaded, Some(path.to_path_buf()));
             state.set_status(format!(
-                "opened {} ({} bodies)",
+                "opened {} ({} bodies){}",
                 path.display(),
-                state.world.bodies().len()
+                state.world.bodies().len(),
+                resume_note(&state.world)
             ));
             recent.add(path);
             OpenOutcome::Opened
@@ -105,6 +107,19 @@ pub fn startup_scene(path: Option<&Path>) -> Result<StartupScene, Box<scene::Sce
     })
 }
 
+/// What the status bar adds on opening a scene with a saved run state (`state` block):
+/// that the run goes on from where it was saved, or why the block was ignored.
+pub fn resume_note(world: &crate::dynamics::World) -> String {
+    match world.resume() {
+        Resume::Fresh => String::new(),
+        Resume::Exact { steps } => format!(
+            "; continuing its saved run from step {steps} (t = {:.2} s)",
+            world.time()
+        ),
+        Resume::Stale { reason } => format!("; its saved run state was ignored ({reason})"),
+    }
+}
+
 /// The scene as it would be saved now: the bodies and settings of the world, and what
 /// the world does not hold (a lesson block, say) from the loaded file.
 pub fn scene_to_save(state: &AppState) -> SceneDef {
@@ -112,7 +127,13 @@ pub fn scene_to_save(state: &AppState) -> SceneDef {
     if let Some(lesson) = &state.lesson {
         return lesson.scene_to_save();
     }
-    let mut def = state.world.to_scene_def();
+    // A file that carried a run's state keeps carrying it: the state now, so the saved
+    // file continues from here exactly (`dynamics::world::resume`).
+    let mut def = if state.loaded.state.is_some() {
+        state.world.to_scene_def_with_state()
+    } else {
+        state.world.to_scene_def()
+    };
     // Outside lesson mode (a lesson scene after "Exit lesson"), the loaded file's lesson
     // block is kept, its body numbers following the bodies (the world lists them in
     // slot order, as `to_scene_def` writes them); if a body it studies was deleted it is
@@ -426,6 +447,37 @@ mod tests {
         // Saved again, from the saved state: still there.
         save_to(&mut s, &mut recent, &path).unwrap();
         assert!(scene::load(&path).unwrap().def().lesson.is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_saved_run_opens_where_it_stopped_and_saves_its_state_again() {
+        let dir = temp_dir("resume");
+        let path = dir.join("run.ron");
+        let scene = scene::parse(include_str!("../../scenes/default.ron"), "default.ron").unwrap();
+        let mut world = crate::dynamics::World::from_scene(&scene);
+        for _ in 0..90 {
+            world.step(1.0 / 60.0);
+        }
+        scene::save(&path, &world.to_scene_def_with_state()).unwrap();
+        let mut s = state();
+        let mut recent = RecentFiles::default();
+        assert_eq!(open_now(&mut s, &mut recent, &path), OpenOutcome::Opened);
+        assert_eq!(s.world.state_hash(), world.state_hash(), "the run as it was");
+        let status = s.status.as_ref().unwrap().text.clone();
+        assert!(status.contains("continuing its saved run from step 90"), "{status}");
+        // Saved again from the sandbox, the file still continues exactly.
+        s.world.step(1.0 / 60.0);
+        world.step(1.0 / 60.0);
+        save_to(&mut s, &mut recent, &path).unwrap();
+        let reopened = crate::dynamics::World::from_scene(&scene::load(&path).unwrap());
+        assert_eq!(reopened.resume(), &Resume::Exact { steps: 91 });
+        assert_eq!(reopened.state_hash(), world.state_hash());
+        // A file without the block is saved without one.
+        let plain = dir.join("plain.ron");
+        let mut s = state();
+        save_to(&mut s, &mut recent, &plain).unwrap();
+        assert!(scene::load(&plain).unwrap().def().state.is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

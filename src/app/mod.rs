@@ -253,6 +253,10 @@ struct FrameIntents {
 fn open_window(options: &AppOptions) -> Result<(AppState, panels::Panels, Option<RenderOptions>), String> {
     let screen = Vec2::new(mq::screen_width(), mq::screen_height());
     let mut state = AppState::new(&options.scene, options.path.clone(), screen);
+    let resumed = files::resume_note(&state.world);
+    if !resumed.is_empty() {
+        state.set_status(format!("opened {}{resumed}", state.scene_name()));
+    }
     if let Some(error) = &options.startup_error {
         // The same message File > Open gives for a bad file, and what was opened instead.
         state.set_error(format!("not opened: {error} (showing the default scene)"));

@@ -5,7 +5,7 @@
 use super::CliError;
 use clap::Args;
 use collision_lab::broad::BroadPhaseKind;
-use collision_lab::dynamics::{DisagreementKind, RaceReport, StepReport, World, WorldSettings};
+use collision_lab::dynamics::{DisagreementKind, RaceReport, Resume, StepReport, World, WorldSettings};
 use collision_lab::narrow::{Algorithm, Work};
 use collision_lab::scene::{self, ResolutionDef, SceneDef};
 use serde::Serialize;
@@ -51,9 +51,14 @@ pub struct RunArgs {
     #[arg(long)]
     race: bool,
     /// Write the final state as a scene file (replaced atomically; the scene's lesson
-    /// block and the bodies that did not move are kept as loaded)
+    /// block and the bodies that did not move are kept as loaded). It ends with a state
+    /// block, so `run OUT.ron` continues this run exactly
     #[arg(long, value_name = "OUT.ron")]
     save_final: Option<PathBuf>,
+    /// With --save-final: leave the state block out (a file to edit or share that starts
+    /// afresh from the final poses)
+    #[arg(long, requires = "save_final")]
+    no_state: bool,
     /// Print one JSON object instead of a table
     #[arg(long)]
     json: bool,
@@ -77,6 +82,13 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         ..WorldSettings::from_scene_settings(&settings_def, scene.def().gravity.into())
     };
     let mut world = World::from_scene_with(&scene, settings);
+    if let Resume::Stale { reason } = world.resume() {
+        eprintln!("note: the scene's state block was ignored ({reason}); the run starts afresh from the bodies");
+    }
+    let resumed_from = match world.resume() {
+        Resume::Exact { steps } => Some(*steps),
+        _ => None,
+    };
     // The scene's rate was checked on loading (finite, 1..=1000 Hz), so dt is positive.
     let dt = 1.0 / settings_def.rate;
     let mut summary = Summary::new(args.race.then_some(settings.narrow_phase));
@@ -87,10 +99,11 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     // Saved before the results are printed (a closed stdout must not lose the save), and
     // its error returned after them: the run's numbers are worth having either way.
     let saved = match &args.save_final {
-        Some(path) => scene::save(path, &final_scene(&scene, &world, settings)),
+        Some(path) => scene::save(path, &final_scene(&scene, &world, settings, !args.no_state)),
         None => Ok(()),
     };
-    let result = RunJson::new(args, &summary, &world, scene.len(), settings_def.rate, dt);
+    let mut result = RunJson::new(args, &summary, &world, scene.len(), settings_def.rate, dt);
+    result.resumed_from_step = resumed_from;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         // Plain numbers, strings and arrays: serialising cannot fail.
@@ -111,13 +124,19 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
 ///   by its centre of mass, and turning that back into the origin's position rounds in
 ///   f32: 0.7 came back as 0.70000005, and 0.3 as 0.3125 for a polygon drawn 1e6 m from
 ///   its origin.
+/// - With `with_state`, the state block the world writes (`World::to_scene_def_with_state`)
+///   ends the file, so running it continues this run exactly.
 /// - The loaded scene's lesson block is kept, its body numbers following the bodies
 ///   the world removed; if a body it names was removed, it is left out with a note on
 ///   stderr.
-fn final_scene(scene: &scene::Scene, world: &World, settings: WorldSettings) -> SceneDef {
+fn final_scene(scene: &scene::Scene, world: &World, settings: WorldSettings, with_state: bool) -> SceneDef {
     let start = World::from_scene_with(scene, settings);
     let loaded = scene.def();
-    let mut def = world.to_scene_def();
+    let mut def = if with_state {
+        world.to_scene_def_with_state()
+    } else {
+        world.to_scene_def()
+    };
     // `from_scene_with` puts body i in slot i, and `run` inserts nothing: a body's slot
     // is its index in the loaded file.
     let mut new_index = vec![None; loaded.bodies.len()];
@@ -289,6 +308,10 @@ struct RunJson {
     phases_ms: PhasesJson,
     counters: CountersJson,
     race: Option<RaceJson>,
+    /// The step the run went on from when the scene held a saved state, else null.
+    resumed_from_step: Option<u64>,
+    /// Simulated time at the end (s), counting a resumed run's earlier steps.
+    final_time_s: f64,
     final_hash: String,
 }
 
@@ -417,6 +440,8 @@ impl RunJson {
                 bodies_removed: summary.removed,
             },
             race,
+            resumed_from_step: None,
+            final_time_s: world.time(),
             final_hash: format!("{:016x}", world.state_hash()),
         }
     }
@@ -438,6 +463,14 @@ fn write_table(out: &mut impl Write, r: &RunJson) -> Result<(), CliError> {
         f64::from(r.dt_s) * 1e3,
         f64::from(r.dt_s) * f64::from(r.steps)
     )?;
+    if let Some(from) = r.resumed_from_step {
+        writeln!(
+            out,
+            "resumed       from step {from}, the scene's saved state; ends at step {} (t = {:.3} s)",
+            from + u64::from(r.steps),
+            r.final_time_s
+        )?;
+    }
     writeln!(out)?;
     writeln!(out, "phase         mean ms/step  median ms/step")?;
     let p = &r.phases_ms;

@@ -396,6 +396,19 @@ impl Body {
         self.slow_time_s = seconds;
     }
 
+    /// The state a saved run carried (`world/resume.rs`): centre of mass, angle,
+    /// velocities and sleep, exactly as they were.
+    pub(crate) fn restore(&mut self, state: &crate::scene::BodyStateDef) {
+        self.center_world = state.center.into();
+        self.angle_rad = state.angle;
+        self.rot = Rot::from_angle(state.angle);
+        self.linear_velocity = state.velocity.into();
+        self.angular_velocity = state.spin;
+        self.sleeping = state.asleep;
+        self.slow_time_s = state.rest_time;
+        self.sleep_island = state.island;
+    }
+
     /// Sets both velocities without the static check (the solver only writes to bodies
     /// it may move).
     #[inline]
@@ -573,6 +586,49 @@ impl BodySet {
             index: index as u32,
             generation: s.generation,
         })
+    }
+
+    /// A set with each body in the slot and generation it had (`(slot, generation,
+    /// body)`) and the free slots as `(slot, generation)` in the order they were freed:
+    /// what a saved run restores, so handles and the reuse of slots continue as they
+    /// would have. A slot named by neither stays free at generation 0.
+    pub(crate) fn restored(bodies: Vec<(u32, u32, Body)>, free: &[(u32, u32)]) -> BodySet {
+        let slot_count = bodies
+            .iter()
+            .map(|b| b.0)
+            .chain(free.iter().map(|f| f.0))
+            .max()
+            .map_or(0, |m| m as usize + 1);
+        let mut set = BodySet {
+            slots: vec![
+                Slot {
+                    generation: 0,
+                    body: None
+                };
+                slot_count
+            ],
+            free: Vec::with_capacity(free.len()),
+            len: bodies.len(),
+        };
+        for (slot, generation, body) in bodies {
+            set.slots[slot as usize] = Slot {
+                generation,
+                body: Some(body),
+            };
+        }
+        for &(slot, generation) in free {
+            set.slots[slot as usize].generation = generation;
+            set.free.push(slot);
+        }
+        set
+    }
+
+    /// The slots left free, with their generations, in the order they were freed.
+    pub(crate) fn free_slots(&self) -> Vec<(u32, u32)> {
+        self.free
+            .iter()
+            .map(|&k| (k, self.slots[k as usize].generation))
+            .collect()
     }
 
     /// Live bodies mutably, in slot order.

@@ -36,6 +36,10 @@ use super::body::{BodyHandle, BodySet};
 use super::manifold::ContactManifold;
 use crate::math::Vec2;
 use crate::narrow::{collide, speculative_points, Algorithm, Contact, ContactId, NarrowConfig, Work};
+use crate::scene::{PairStateDef, PointStateDef, MAX_POINTS_PER_PAIR};
+
+// A saved pair holds what a pair holds.
+const _: () = assert!(MAX_POINTS == MAX_POINTS_PER_PAIR);
 
 /// Most points one pair holds: the narrow phase's two (or four speculative), plus kept
 /// ones.
@@ -357,5 +361,90 @@ impl ContactSet {
     pub fn manifolds(&self, out: &mut Vec<ContactManifold>) {
         out.clear();
         out.extend(self.pairs.iter().filter(|p| p.touching).map(|p| p.answer));
+    }
+}
+
+/// Saving and restoring the contacts a step hands the next (a scene's `state` block,
+/// `world/resume.rs`): exactly the fields the next detection reads from the previous
+/// step's points. The rest (world anchors, the narrow phase's answer) is made again.
+impl ContactSet {
+    /// The contacts as a state block's pairs; `index_of_slot[slot]` is the body's index
+    /// in the saved file.
+    pub fn to_state(&self, index_of_slot: &[usize]) -> Vec<PairStateDef> {
+        let point = |p: &PointContact| PointStateDef {
+            id: p.id.0,
+            normal: p.normal.into(),
+            local_a: p.local_a.into(),
+            local_b: p.local_b.into(),
+            separation: p.separation,
+            relative_angle: p.relative_angle,
+            normal_impulse: p.normal_impulse,
+            tangent_impulse: p.tangent_impulse,
+            stick_a: p.stick_a.into(),
+            stick_b: p.stick_b.into(),
+            slipped: p.slipped,
+        };
+        self.pairs
+            .iter()
+            .map(|pair| PairStateDef {
+                bodies: (index_of_slot[pair.slot_a as usize], index_of_slot[pair.slot_b as usize]),
+                points: pair.points().iter().map(point).collect(),
+            })
+            .collect()
+    }
+
+    /// Replaces the contacts with a state block's; `handle_of_index[i]` is the handle
+    /// the file's body `i` was given. Pairs naming a body that is not there are skipped.
+    pub fn restore(&mut self, bodies: &BodySet, saved: &[PairStateDef], handle_of_index: &[BodyHandle]) {
+        self.clear();
+        for pair in saved {
+            let (Some(&handle_a), Some(&handle_b)) =
+                (handle_of_index.get(pair.bodies.0), handle_of_index.get(pair.bodies.1))
+            else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (bodies.get(handle_a), bodies.get(handle_b)) else {
+                continue;
+            };
+            let (friction, restitution) =
+                super::solver::mix_friction_restitution(a.friction(), b.friction(), a.restitution(), b.restitution());
+            let mut restored = PairContact {
+                slot_a: handle_a.index,
+                slot_b: handle_b.index,
+                handle_a,
+                handle_b,
+                friction,
+                restitution,
+                touching: false,
+                answer: ContactManifold {
+                    body_a: handle_a,
+                    body_b: handle_b,
+                    normal: Vec2::ZERO,
+                    depth: 0.0,
+                    mtv: Vec2::ZERO,
+                    points: Default::default(),
+                },
+                points: [PointContact::default(); MAX_POINTS],
+                count: 0,
+            };
+            for p in &pair.points {
+                let (local_a, local_b): (Vec2, Vec2) = (p.local_a.into(), p.local_b.into());
+                restored.push(PointContact {
+                    id: ContactId(p.id),
+                    normal: p.normal.into(),
+                    local_a,
+                    local_b,
+                    separation: p.separation,
+                    relative_angle: p.relative_angle,
+                    normal_impulse: p.normal_impulse,
+                    tangent_impulse: p.tangent_impulse,
+                    stick_a: p.stick_a.into(),
+                    stick_b: p.stick_b.into(),
+                    slipped: p.slipped,
+                    ..PointContact::default()
+                });
+            }
+            self.pairs.push(restored);
+        }
     }
 }

@@ -81,4 +81,4 @@ pub use race::{
 };
 pub use settings::{ContinuousMode, Resolution, WorldSettings};
 pub use solver::mix_friction_restitution;
-pub use world::World;
+pub use world::{Resume, World};

@@ -54,6 +54,9 @@ use crate::scene::{BodyDef, Scene, SceneDef, SceneError, SettingsDef, FORMAT_VER
 use std::time::Instant;
 
 mod lost;
+mod resume;
+
+pub use resume::Resume;
 
 /// The longest step the world takes at once (s). A longer `dt` (a scene at 1 Hz, a
 /// time scale far above 1) is taken as several equal steps of at most this: contacts
@@ -116,6 +119,8 @@ pub struct World {
     scene_bounds: Option<Aabb>,
     /// The resolution and narrow phase the current contacts were made with.
     contacts_made_with: Option<(Resolution, Algorithm)>,
+    /// How the scene's `state` block was used (`world/resume.rs`).
+    resume: Resume,
 }
 
 impl Default for World {
@@ -138,6 +143,7 @@ impl World {
             scene_settings: SettingsDef::default(),
             scene_bounds: None,
             contacts_made_with: None,
+            resume: Resume::Fresh,
         }
     }
 
@@ -153,6 +159,9 @@ impl World {
     /// The scene's bodies under `settings` (the scene's own gravity and settings are
     /// ignored: `settings` wins; the scene settings `settings` does not hold, such as
     /// the rate, are kept for [`World::to_scene_def`]).
+    ///
+    /// A scene with a `state` block continues the run that saved it, exactly (see
+    /// [`World::to_scene_def_with_state`]; [`World::resume`] says whether it did).
     pub fn from_scene_with(scene: &Scene, settings: WorldSettings) -> World {
         let mut world = World::new(settings);
         world.scene_settings = scene.def().settings.clone();
@@ -161,12 +170,17 @@ impl World {
             world.include_in_scene(body.aabb());
             world.bodies.insert(body);
         }
+        if let Some(state) = &scene.def().state {
+            world.resume = world.restore_state(&scene.def().bodies, state);
+        }
         world
     }
 
     /// The current state as a scene definition (bodies in slot order, with their
     /// current poses and velocities), ready to save. Loading it with
-    /// [`World::from_scene`] continues the simulation (warm-start impulses excepted).
+    /// [`World::from_scene`] starts afresh from those poses (no warm start, rest timers
+    /// at zero, centres of mass rebuilt from the origins);
+    /// [`World::to_scene_def_with_state`] continues exactly.
     pub fn to_scene_def(&self) -> SceneDef {
         SceneDef {
             version: FORMAT_VERSION,
@@ -174,6 +188,7 @@ impl World {
             settings: self.settings.to_scene_settings(&self.scene_settings),
             bodies: self.bodies.iter().map(|(_, b)| b.to_def()).collect(),
             lesson: None,
+            state: None,
         }
     }
 

@@ -10,6 +10,7 @@ use super::def::{
 use super::error::SceneProblem;
 use super::lesson_def::{KnobsDef, LessonDef, ITERATION_CAP_RANGE};
 use super::locate::Step;
+use super::state_def::{StateDef, MAX_POINTS_PER_PAIR};
 use crate::geometry::{Circle, Polygon, PolygonError, Segment, Shape, ShapeError};
 use crate::math::{Point, Vec2};
 
@@ -43,17 +44,25 @@ pub(crate) fn build_shapes(def: &SceneDef) -> Result<Vec<Shape>, BuildError> {
         .map(|(index, body)| build_body(body).map_err(|(sub_path, problem)| at_body(index, sub_path, problem)))
         .collect::<Result<Vec<Shape>, BuildError>>()?;
     if let Some(lesson) = &def.lesson {
-        check_lesson(lesson, def).map_err(|(sub_path, problem)| {
-            let mut path = vec![Step::Field("lesson")];
-            path.extend(sub_path);
-            BuildError {
-                body: None,
-                path,
-                problem,
-            }
-        })?;
+        check_lesson(lesson, def).map_err(in_block("lesson"))?;
+    }
+    if let Some(state) = &def.state {
+        check_state(state).map_err(in_block("state"))?;
     }
     Ok(shapes)
+}
+
+/// The error of a check on the top-level block `name`, whose path is relative to it.
+fn in_block(name: &'static str) -> impl Fn((Vec<Step<'static>>, SceneProblem)) -> BuildError {
+    move |(sub_path, problem)| {
+        let mut path = vec![Step::Field(name)];
+        path.extend(sub_path);
+        BuildError {
+            body: None,
+            path,
+            problem,
+        }
+    }
 }
 
 /// The error for `problem` at `sub_path` inside body `index`.
@@ -139,6 +148,133 @@ fn check_lesson(lesson: &LessonDef, def: &SceneDef) -> BodyResult<()> {
         }
     }
     check_knobs(&lesson.knobs).map_err(|(f, problem)| (vec![Step::Field("knobs"), Step::Field(f)], problem))
+}
+
+/// Checks that a state block is whole in itself: every number finite, each slot used
+/// once, contacts naming its own bodies in order with unit normals. Whether it still
+/// belongs to the file's bodies (they may have been edited since) is the world's call
+/// when it builds them; the error's path is relative to the block.
+fn check_state(state: &StateDef) -> BodyResult<()> {
+    let invalid = |path: Vec<Step<'static>>, message: String| (path, SceneProblem::InvalidState { message });
+    if !(state.time.is_finite() && state.time >= 0.0) {
+        return Err(invalid(
+            vec![Step::Field("time")],
+            format!("time must be finite and at least 0, got {:?}", state.time),
+        ));
+    }
+    if let Some((min, max)) = state.scene_box {
+        let finite = [min.0, min.1, max.0, max.1].iter().all(|x| x.is_finite());
+        if !finite || min.0 > max.0 || min.1 > max.1 {
+            return Err(invalid(
+                vec![Step::Field("scene_box")],
+                format!(
+                    "scene_box must be finite with min ≤ max, got (({:?}, {:?}), ({:?}, {:?}))",
+                    min.0, min.1, max.0, max.1
+                ),
+            ));
+        }
+    }
+    let slot_count = state.bodies.len() + state.free_slots.len();
+    let mut used = vec![false; slot_count];
+    let mut claim = |slot: u32, path: Vec<Step<'static>>| match used.get_mut(slot as usize) {
+        Some(seen) if !*seen => {
+            *seen = true;
+            Ok(())
+        }
+        Some(_) => Err(invalid(path, format!("slot {slot} is used twice"))),
+        None => Err(invalid(
+            path,
+            format!("slot {slot} is beyond the {slot_count} slots of the bodies and free slots"),
+        )),
+    };
+    let mut last_slot = None;
+    for (i, body) in state.bodies.iter().enumerate() {
+        let at = |f: &'static str| vec![Step::Field("bodies"), Step::Index(i), Step::Field(f)];
+        if last_slot.is_some_and(|last| body.slot <= last) {
+            return Err(invalid(
+                at("slot"),
+                "slots must increase with the body's index".to_string(),
+            ));
+        }
+        last_slot = Some(body.slot);
+        claim(body.slot, at("slot"))?;
+        for (name, p) in [("center", body.center), ("velocity", body.velocity)] {
+            check_finite_point(name, p).map_err(|problem| (at(name), problem))?;
+        }
+        for (name, x) in [("angle", body.angle), ("spin", body.spin)] {
+            check_finite(name, x).map_err(|problem| (at(name), problem))?;
+        }
+        check_rule("rest_time", body.rest_time, "finite and at least 0", |t| {
+            t.is_finite() && t >= 0.0
+        })
+        .map_err(|problem| (at("rest_time"), problem))?;
+        if let Some(island) = body.island.filter(|&k| k as usize >= slot_count) {
+            return Err(invalid(at("island"), format!("island {island} names no slot")));
+        }
+    }
+    for (k, &(slot, _)) in state.free_slots.iter().enumerate() {
+        claim(slot, vec![Step::Field("free_slots"), Step::Index(k)])?;
+    }
+    let mut last_pair = None;
+    for (k, pair) in state.contacts.iter().enumerate() {
+        let at = |sub: Vec<Step<'static>>| {
+            let mut path = vec![Step::Field("contacts"), Step::Index(k)];
+            path.extend(sub);
+            path
+        };
+        let (a, b) = pair.bodies;
+        let count = state.bodies.len();
+        if a >= count || b >= count || a == b {
+            return Err(invalid(
+                at(vec![Step::Field("bodies")]),
+                format!("a contact must name two different bodies of the {count}, got ({a}, {b})"),
+            ));
+        }
+        if last_pair.is_some_and(|last| pair.bodies <= last) {
+            return Err(invalid(
+                at(vec![Step::Field("bodies")]),
+                "contacts must be sorted by their bodies, each pair once".to_string(),
+            ));
+        }
+        last_pair = Some(pair.bodies);
+        if pair.points.is_empty() || pair.points.len() > MAX_POINTS_PER_PAIR {
+            return Err(invalid(
+                at(vec![Step::Field("points")]),
+                format!(
+                    "a contact has 1 to {MAX_POINTS_PER_PAIR} points, got {}",
+                    pair.points.len()
+                ),
+            ));
+        }
+        for (j, point) in pair.points.iter().enumerate() {
+            let at_point = |f: &'static str| at(vec![Step::Field("points"), Step::Index(j), Step::Field(f)]);
+            for (name, p) in [
+                ("normal", point.normal),
+                ("local_a", point.local_a),
+                ("local_b", point.local_b),
+                ("stick_a", point.stick_a),
+                ("stick_b", point.stick_b),
+            ] {
+                check_finite_point(name, p).map_err(|problem| (at_point(name), problem))?;
+            }
+            for (name, x) in [
+                ("separation", point.separation),
+                ("relative_angle", point.relative_angle),
+                ("normal_impulse", point.normal_impulse),
+                ("tangent_impulse", point.tangent_impulse),
+            ] {
+                check_finite(name, x).map_err(|problem| (at_point(name), problem))?;
+            }
+            let length = point.normal.0.hypot(point.normal.1);
+            if (length - 1.0).abs() > 1e-3 {
+                return Err(invalid(
+                    at_point("normal"),
+                    format!("a contact normal must be unit length, got length {length}"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks the narrow-phase knobs; the error names the knob.

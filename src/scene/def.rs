@@ -11,6 +11,7 @@
 //! - `version` changes only when an old reader would misread a new file.
 
 use super::lesson_def::LessonDef;
+use super::state_def::StateDef;
 use crate::broad::BroadPhaseKind;
 use crate::math::Point;
 use crate::narrow::Algorithm;
@@ -50,6 +51,10 @@ pub struct SceneDef {
     /// scene. Written `lesson: (…)` or `lesson: Some((…))`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lesson: Option<LessonDef>,
+    /// What the simulation carries between steps, so a saved run continues exactly
+    /// (see [`super::state_def`]). Default: none, the scene starts afresh. Written last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<StateDef>,
 }
 
 impl Default for SceneDef {
@@ -60,6 +65,7 @@ impl Default for SceneDef {
             settings: SettingsDef::default(),
             bodies: Vec::new(),
             lesson: None,
+            state: None,
         }
     }
 }

@@ -136,6 +136,12 @@ pub enum SceneProblem {
         /// What is wrong, in the format's words.
         message: String,
     },
+    /// A state block that cannot belong to its bodies (a slot used twice, a contact
+    /// naming a missing body, a normal that is not unit length).
+    InvalidState {
+        /// What is wrong, in the format's words.
+        message: String,
+    },
 }
 
 impl fmt::Display for SceneError {
@@ -194,6 +200,7 @@ impl fmt::Display for SceneProblem {
                 write!(f, " bod{})", if *count == 1 { "y" } else { "ies" })
             }
             SceneProblem::InvalidLesson { message } => write!(f, "lesson: {message}"),
+            SceneProblem::InvalidState { message } => write!(f, "state: {message}"),
         }
     }
 }

@@ -35,6 +35,7 @@ mod load;
 mod locate;
 mod ranges;
 mod save;
+pub mod state_def;
 
 pub use def::{
     BodyDef, BodyKind, ContinuousDef, ResolutionDef, SceneDef, SettingsDef, ShapeDef, DEFAULT_KILL_DISTANCE_M,
@@ -44,6 +45,7 @@ pub use error::{BodyRef, SceneError, SceneProblem, TextPosition};
 pub use lesson_def::{BodyOverrideDef, KnobsDef, LessonDef, PresetDef};
 pub use load::{load, parse};
 pub use save::{save, to_ron_string, write_atomically};
+pub use state_def::{BodyStateDef, PairStateDef, PointStateDef, StateDef, MAX_POINTS_PER_PAIR};
 
 use crate::geometry::Shape;
 use crate::math::Pose;
