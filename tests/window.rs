@@ -201,6 +201,83 @@ fn a_lesson_renders_its_views_and_its_last_step_differs_from_its_first() {
     );
 }
 
+/// Item 3 of the sandbox issue, in the real window with the real font: in every lesson,
+/// at its first, a middle and its last step, no two labels overlap, none covers the
+/// origin marker, every label stays inside its view (so none runs under the panel or the
+/// status bar), and the placer found a free place for each. GJK's step 7 is where
+/// "closest edge … from O" once sat on the origin and "O" on "v".
+#[test]
+fn lesson_labels_keep_off_each_other_and_the_origin_in_the_window() {
+    if !display_tools_available(&["xvfb-run", "Xvfb"]) {
+        return;
+    }
+    let dir = out_dir("labels");
+    let lessons: Vec<PathBuf> = scenes()
+        .into_iter()
+        .filter(|p| p.parent().is_some_and(|d| d.ends_with("lessons")))
+        .collect();
+    assert!(lessons.len() >= 10, "{lessons:?}");
+    let mut checked = 0;
+    for lesson in &lessons {
+        let name = lesson.file_stem().unwrap().to_string_lossy().into_owned();
+        let steps: &[&str] = if name.starts_with("06") {
+            &["0", "7", "last"]
+        } else {
+            &["0", "3", "last"]
+        };
+        for (size, step) in steps.iter().map(|s| ("1280x800", *s)).chain([("1024x700", "last")]) {
+            let json_path = dir.join(format!("{name}-{step}-{size}.json"));
+            let png = dir.join(format!("{name}-{step}-{size}.png"));
+            let labels = json_path.to_str().unwrap();
+            render_sized(
+                lesson,
+                &png,
+                size,
+                &["--frames", "2", "--ui", "--lesson-step", step, "--labels", labels],
+            );
+            let views: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&json_path).expect("labels written")).expect("json");
+            let what = format!("{name} step {step} at {size}");
+            for view in views.as_array().expect("views") {
+                let rect = |v: &serde_json::Value| -> [f64; 4] {
+                    let a = v.as_array().expect("a rect");
+                    [0, 1, 2, 3].map(|i| a[i].as_f64().expect("a number"))
+                };
+                let overlap = |a: [f64; 4], b: [f64; 4]| {
+                    a[0] < b[2] - 0.5 && b[0] < a[2] - 0.5 && a[1] < b[3] - 0.5 && b[1] < a[3] - 0.5
+                };
+                let frame = rect(&view["view"]);
+                let labels: Vec<(String, [f64; 4])> = view["labels"]
+                    .as_array()
+                    .expect("labels")
+                    .iter()
+                    .map(|l| (l["text"].as_str().unwrap().to_string(), rect(&l["rect"])))
+                    .collect();
+                assert!(view["overlapping"].as_array().unwrap().is_empty(), "{what}: {view}");
+                for (i, (text, r)) in labels.iter().enumerate() {
+                    assert!(
+                        r[0] >= frame[0] - 0.5
+                            && r[1] >= frame[1] - 0.5
+                            && r[2] <= frame[2] + 0.5
+                            && r[3] <= frame[3] + 0.5,
+                        "{what}: {text:?} {r:?} leaves its view {frame:?}"
+                    );
+                    for (other, q) in &labels[i + 1..] {
+                        assert!(!overlap(*r, *q), "{what}: {text:?} {r:?} overlaps {other:?} {q:?}");
+                    }
+                    if let Some(origin) = view["origin"].as_array().map(|_| rect(&view["origin"])) {
+                        if text != "O" {
+                            assert!(!overlap(*r, origin), "{what}: {text:?} covers the origin marker");
+                        }
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 200, "only {checked} labels were checked");
+}
+
 #[test]
 fn render_refuses_a_bad_scene_with_its_position() {
     if !display_tools_available(&["xvfb-run"]) {

@@ -81,6 +81,9 @@ pub struct RenderOptions {
     pub stats: bool,
     /// Lesson scenes: what the lesson player shows in the picture.
     pub lesson: lesson::RenderLesson,
+    /// Lesson scenes: write the labels of the last frame here as JSON (each view's
+    /// rectangle, each label's text and box as drawn with the real font).
+    pub labels_out: Option<PathBuf>,
 }
 
 /// How to open the window.
@@ -382,7 +385,7 @@ fn overlay(
     egui_macroquad::ui(|ctx| {
         input::unstick_egui_modifiers(ctx);
         let requests = panels.ui(ctx, state);
-        requests.apply(state);
+        requests.apply(state, panels);
         intents.screenshot |= requests.screenshot;
         if intents.tab_toggles_panels {
             ctx.memory_mut(|m| {
@@ -454,6 +457,12 @@ fn finish_frame(
         if frames.frame >= r.frames {
             if r.stats {
                 println!("{}", frames.stats.summary(state.world.bodies().len()));
+            }
+            if let Some(path) = &r.labels_out {
+                let json = lesson::labels_json(&lesson::paint::last_frame_labels()).to_string();
+                if let Err(e) = std::fs::write(path, json + "\n") {
+                    return Some(Err(format!("cannot write {}: {e}", path.display())));
+                }
             }
             return Some(save_screenshot(&r.out).map(|_| ()));
         }

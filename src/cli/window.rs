@@ -56,6 +56,10 @@ pub struct RenderArgs {
     /// after a few warm-up frames) when done.
     #[arg(long)]
     pub stats: bool,
+    /// Lesson scenes: also write the labels of the picture as JSON (each view's
+    /// rectangle; each label's text and box as drawn)
+    #[arg(long, value_name = "OUT.json")]
+    pub labels: Option<PathBuf>,
     /// Lesson scenes: the step to show (0 is the first; `last` the answer).
     #[arg(long, value_parser = parse_step)]
     pub lesson_step: Option<usize>,
@@ -131,6 +135,7 @@ pub fn render(args: &RenderArgs) -> Result<(), CliError> {
                 preset: args.lesson_preset,
                 step: args.lesson_step,
             },
+            labels_out: args.labels.clone(),
         }),
         startup_error: None,
         exit_after_s: None,

@@ -394,8 +394,32 @@ pub fn advance_player(state: &mut crate::app::state::AppState, interactive: bool
     }
 }
 
+/// The labels of `views` as JSON: per view its rectangle `[x0, y0, x1, y1]` (px, y
+/// down), the origin marker's box if it has one, each label's `text` and `rect`, and the
+/// labels no free place was found for (`overlapping`).
+pub fn labels_json(views: &[paint::PlacedLabels]) -> serde_json::Value {
+    let rect = |min: Vec2, max: Vec2| serde_json::json!([min.x, min.y, max.x, max.y]);
+    serde_json::Value::Array(
+        views
+            .iter()
+            .map(|v| {
+                serde_json::json!({
+                    "view": rect(v.view.min, v.view.max),
+                    "origin": v.origin.map(|o| rect(o.min, o.max)),
+                    "labels": v.labels.iter().map(|(text, r)| serde_json::json!({
+                        "text": text,
+                        "rect": rect(r.min, r.max),
+                    })).collect::<Vec<_>>(),
+                    "overlapping": v.overlapping,
+                })
+            })
+            .collect(),
+    )
+}
+
 /// Draws the three views of the lesson (world, Minkowski, strip) in screen space.
 pub fn draw(mode: &LessonMode) {
+    paint::begin_frame();
     let state = mode.player.state();
     world_view::draw(mode, &state);
     minkowski_view::draw(mode, &state);

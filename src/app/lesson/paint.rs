@@ -53,6 +53,20 @@ thread_local! {
     static ORIGIN: Cell<Option<labels::Rect>> = const { Cell::new(None) };
     /// What recording collected.
     static RECORDED: RefCell<Vec<PlacedLabels>> = const { RefCell::new(Vec::new()) };
+    /// The labels the window placed in the frame being drawn (measured with the real
+    /// font), for `render --labels`.
+    static LIVE: RefCell<Vec<PlacedLabels>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Starts a frame of the lesson views: forgets the last frame's placed labels.
+pub fn begin_frame() {
+    LIVE.with(|l| l.borrow_mut().clear());
+}
+
+/// The labels placed in the last frame the window drew, per view, with the real font's
+/// sizes: what `render --labels` writes and the window tests check.
+pub fn last_frame_labels() -> Vec<PlacedLabels> {
+    LIVE.with(|l| l.borrow().clone())
 }
 
 /// False while [`record_labels`] runs (nothing reaches the screen).
@@ -285,9 +299,10 @@ pub fn end_view(rect: Rect) {
             );
         }
     }
-    if !live() {
+    {
         let origin = ORIGIN.with(Cell::get);
-        RECORDED.with(|r| {
+        let target = if live() { &LIVE } else { &RECORDED };
+        target.with(|r| {
             r.borrow_mut().push(PlacedLabels {
                 view: rect,
                 labels: pending

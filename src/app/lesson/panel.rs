@@ -6,7 +6,7 @@
 
 use super::{colors, LessonMode};
 use crate::app::files;
-use crate::app::panels::files::FilesPanel;
+use crate::app::panels::{Request, UiRequests};
 use crate::app::state::AppState;
 use crate::lesson::{fmt_num, Card, Granularity};
 use egui::text::LayoutJob;
@@ -52,7 +52,7 @@ pub fn lesson_entries(paths: &[PathBuf]) -> Vec<(PathBuf, String)> {
 impl LessonMenu {
     /// The menu in the menu bar; picking a lesson opens it like File > Open (asking
     /// first about unsaved edits).
-    pub fn menu(&mut self, ui: &mut egui::Ui, files: &mut FilesPanel, state: &mut AppState) {
+    pub fn menu(&mut self, ui: &mut egui::Ui, state: &AppState, requests: &mut UiRequests) {
         ui.menu_button("Lessons", |ui| {
             if self.entries.is_empty() {
                 ui.label("(no scenes/lessons/ folder found)");
@@ -64,13 +64,13 @@ impl LessonMenu {
                 }
             }
             if let Some(path) = chosen {
-                files.open(state, &path);
+                requests.push(Request::Open(path));
                 ui.close_menu();
             }
             if state.lesson.is_some() {
                 ui.separator();
                 if ui.button("Exit lesson (back to the sandbox)").clicked() {
-                    exit_lesson(state);
+                    requests.push(Request::ExitLesson);
                     ui.close_menu();
                 }
             }
@@ -93,17 +93,15 @@ pub fn exit_lesson(state: &mut AppState) {
     state.set_status("left the lesson: the sandbox runs (Space pauses)");
 }
 
-/// The lesson panel on the right, in place of the sandbox's panels.
-pub fn show(ctx: &egui::Context, state: &mut AppState) {
+/// The lesson panel on the right, in place of the sandbox's panels. It plays the
+/// lesson (its own state); leaving it, messages and "edited" are requests.
+pub fn show(ctx: &egui::Context, mode: &mut LessonMode, requests: &mut UiRequests) {
     let mut exit = false;
     let mut status = None;
     egui::SidePanel::right("lesson")
         .resizable(true)
         .default_width(PANEL_WIDTH)
         .show(ctx, |ui| {
-            let Some(mode) = state.lesson.as_mut() else {
-                return;
-            };
             // The hint is a footer outside the scroll area: at the end of the scrolled
             // content it was cut by the panel's lower edge, above the status bar.
             ui.with_layout(egui::Layout::bottom_up(egui::Align::Min), |ui| {
@@ -152,24 +150,20 @@ pub fn show(ctx: &egui::Context, state: &mut AppState) {
                 });
             });
         });
-    if state.status.is_none() {
-        state.set_status(
-            "Lesson: Next (Right arrow) steps through the algorithm · drag shapes and vertices · right drag: pan · \
-             wheel: zoom",
-        );
+    if let Some(status) = status {
+        requests.push(Request::Status(status));
     }
-    if let Some(Err(e)) = status {
-        state.set_error(e);
-    } else if let Some(Ok(s)) = status {
-        state.set_status(s);
-    }
-    if state.lesson.as_ref().is_some_and(|m| m.edited) {
-        state.dirty = true;
+    if mode.edited {
+        requests.push(Request::MarkEdited);
     }
     if exit {
-        exit_lesson(state);
+        requests.push(Request::ExitLesson);
     }
 }
+
+/// What the status bar says in a lesson when nothing else has been said.
+pub const LESSON_HINT: &str =
+    "Lesson: Next (Right arrow) steps through the algorithm · drag shapes and vertices · right drag: pan · wheel: zoom";
 
 /// Algorithm and preset.
 fn setup_ui(ui: &mut egui::Ui, mode: &mut LessonMode) -> Option<Result<String, String>> {

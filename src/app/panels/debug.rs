@@ -6,6 +6,7 @@ use super::super::draw::debug::metres;
 use super::super::flags::DebugFlags;
 use super::super::state::AppState;
 use super::super::tools::body_label;
+use super::{Request, UiRequests};
 use crate::app::debug_cache::FocusPair;
 use crate::bounds::BoundKind;
 
@@ -37,8 +38,18 @@ pub fn focus_readout(state: &AppState, focus: &FocusPair) -> String {
 }
 
 impl DebugPanel {
-    /// Draws the panel.
-    pub fn ui(&mut self, ui: &mut egui::Ui, state: &mut AppState) {
+    /// Draws the panel: the toggles edit a copy of the flags, sent as a request when
+    /// one changed.
+    pub fn ui(&mut self, ui: &mut egui::Ui, state: &AppState, requests: &mut UiRequests) {
+        let mut flags = state.debug.clone();
+        self.toggles(ui, &mut flags);
+        requests.if_changed(&state.debug, flags, Request::Debug);
+        ui.separator();
+        focus_section(ui, state);
+    }
+
+    /// The toggles, grouped by what they explain.
+    fn toggles(&self, ui: &mut egui::Ui, flags: &mut DebugFlags) {
         let DebugFlags {
             axes,
             contacts,
@@ -51,7 +62,7 @@ impl DebugPanel {
             centers,
             dim_sleeping,
             minkowski,
-        } = &mut state.debug;
+        } = flags;
 
         ui.label(egui::RichText::new("The pair in focus").strong())
             .on_hover_text("The selected body with the hovered one (or its nearest neighbour); with nothing selected, the hovered body and its nearest; else the deepest contact.");
@@ -94,32 +105,34 @@ impl DebugPanel {
         ui.label(egui::RichText::new("Broad phase").strong());
         ui.checkbox(broad, "structure")
             .on_hover_text("Sweep and prune: sorted x intervals; spatial hash: occupied cells; tree: node boxes by depth; brute force: every box.");
+    }
+}
 
-        ui.separator();
-        match state.debug_cache.focus.as_ref() {
-            Some(focus) => {
-                ui.label(focus_readout(state, focus));
-                match (focus.verdict.describe(), &focus.exact) {
-                    (Some(words), _) => {
-                        ui.colored_label(egui::Color32::from_rgb(255, 110, 110), words)
+/// The pair in focus: who, the answer, whether the exact answer agrees, why this pair.
+fn focus_section(ui: &mut egui::Ui, state: &AppState) {
+    match state.debug_cache.focus.as_ref() {
+        Some(focus) => {
+            ui.label(focus_readout(state, focus));
+            match (focus.verdict.describe(), &focus.exact) {
+                (Some(words), _) => {
+                    ui.colored_label(egui::Color32::from_rgb(255, 110, 110), words)
                             .on_hover_text("The chosen algorithm's answer compared with the exact one (overlap area and true penetration for polygons, closed form for circles); gaps and depths under 1e-5 of the scene's size count as touching.");
-                    }
-                    (None, Some(_)) => {
-                        ui.weak("agrees with the exact answer");
-                    }
-                    (None, None) => {
-                        ui.weak("no exact answer for a segment");
-                    }
                 }
-                ui.weak(format!(
-                    "{} · {}",
-                    focus.choice.reason.describe(),
-                    focus.algorithm.name()
-                ));
+                (None, Some(_)) => {
+                    ui.weak("agrees with the exact answer");
+                }
+                (None, None) => {
+                    ui.weak("no exact answer for a segment");
+                }
             }
-            None => {
-                ui.weak("no pair in focus: hover or select a body");
-            }
+            ui.weak(format!(
+                "{} · {}",
+                focus.choice.reason.describe(),
+                focus.algorithm.name()
+            ));
+        }
+        None => {
+            ui.weak("no pair in focus: hover or select a body");
         }
     }
 }

@@ -5,7 +5,7 @@
 use super::super::files::{self, OpenOutcome, Pending, RecentFiles};
 use super::super::input::{FrameInput, Key};
 use super::super::state::AppState;
-use super::UiRequests;
+use super::{Request, UiRequests};
 use egui_file_dialog::{DialogState, FileDialog};
 use std::path::{Path, PathBuf};
 
@@ -141,8 +141,9 @@ impl FilesPanel {
         }
     }
 
-    /// The "File" menu in the menu bar.
-    pub fn menu(&mut self, ui: &mut egui::Ui, state: &mut AppState, _requests: &mut UiRequests) {
+    /// The "File" menu in the menu bar. Opening the dialogs is the panel's own business;
+    /// opening and saving scenes are requests.
+    pub fn menu(&mut self, ui: &mut egui::Ui, state: &AppState, requests: &mut UiRequests) {
         ui.menu_button("File", |ui| {
             if ui.add(egui::Button::new("Open…").shortcut_text("Ctrl+O")).clicked() {
                 self.open_dialog(state);
@@ -162,7 +163,7 @@ impl FilesPanel {
                     }
                 });
                 if let Some(path) = chosen {
-                    self.open(state, &path);
+                    requests.push(Request::Open(path));
                     ui.close_menu();
                 }
             });
@@ -172,13 +173,13 @@ impl FilesPanel {
                 }
                 let chosen = path_buttons(ui, &self.recent.paths, Path::file_name, |_, _| {});
                 if let Some(path) = chosen {
-                    self.open(state, &path);
+                    requests.push(Request::Open(path));
                     ui.close_menu();
                 }
             });
             ui.separator();
             if ui.add(egui::Button::new("Save").shortcut_text("Ctrl+S")).clicked() {
-                self.save(state);
+                requests.push(Request::Save);
                 ui.close_menu();
             }
             if ui
@@ -191,19 +192,20 @@ impl FilesPanel {
         });
     }
 
-    /// The file dialog and the confirmation, as windows over everything.
-    pub fn windows(&mut self, ctx: &egui::Context, state: &mut AppState) {
+    /// The file dialog and the confirmation, as windows over everything; what the user
+    /// picks or answers becomes a request.
+    pub fn windows(&mut self, ctx: &egui::Context, requests: &mut UiRequests) {
         self.dialog.update(ctx);
         if let Some(path) = self.dialog.take_picked() {
             match self.purpose {
-                DialogPurpose::Open => self.open(state, &path),
+                DialogPurpose::Open => requests.push(Request::Open(path)),
                 DialogPurpose::SaveAs => {
                     let path = if path.extension().is_none() {
                         path.with_extension("ron")
                     } else {
                         path
                     };
-                    let _ = files::save_to(state, &mut self.recent, &path);
+                    requests.push(Request::SaveTo(path));
                 }
             }
         }
@@ -225,14 +227,11 @@ impl FilesPanel {
             ui.label(question);
             ui.horizontal(|ui| {
                 if ui.button("Save first").clicked() {
-                    self.save(state);
-                    if !state.dirty {
-                        self.resolve(state, &pending);
-                    }
+                    requests.push(Request::SaveThen(pending.clone()));
                     self.pending = None;
                 }
                 if ui.button("Discard edits").clicked() {
-                    self.resolve(state, &pending);
+                    requests.push(Request::Discard(pending.clone()));
                     self.pending = None;
                 }
                 if ui.button("Cancel").clicked() {
@@ -245,7 +244,8 @@ impl FilesPanel {
         }
     }
 
-    fn resolve(&mut self, state: &mut AppState, pending: &Pending) {
+    /// Goes on with what waited for "Unsaved edits" (the edits are saved or discarded).
+    pub fn resolve(&mut self, state: &mut AppState, pending: &Pending) {
         match pending {
             Pending::Open(path) => {
                 files::open_now(state, &mut self.recent, path);

@@ -8,8 +8,9 @@
 //! ([`EditCoalescer`]).
 
 use super::super::state::AppState;
-use super::super::tools::{body_label, edit};
+use super::super::tools::body_label;
 use super::super::undo::Restore;
+use super::{Request, UiRequests};
 use crate::dynamics::BodyHandle;
 use crate::geometry::Shape;
 use crate::scene::{BodyDef, BodyKind};
@@ -29,9 +30,11 @@ impl EditCoalescer {
     /// Call once per frame per widget, after it ran: `changed`, its value changed this
     /// frame; `active`, it is being dragged or has focus. Records "`label`" when an
     /// interaction starts changing things. Returns `changed`.
+    #[allow(clippy::too_many_arguments)]
     pub fn track(
         &mut self,
-        state: &mut AppState,
+        state: &AppState,
+        requests: &mut UiRequests,
         widget: egui::Id,
         body: BodyHandle,
         changed: bool,
@@ -47,7 +50,11 @@ impl EditCoalescer {
             } else {
                 Restore::KeepMotion
             };
-            state.begin_body_edit(format!("{label} of {}", body_label(state, body)), body, restore);
+            requests.push(Request::BeginBodyEdit {
+                label: format!("{label} of {}", body_label(state, body)),
+                body,
+                restore,
+            });
             self.open = key;
         } else if !changed && !active && self.open == key {
             self.open = None;
@@ -56,9 +63,16 @@ impl EditCoalescer {
     }
 
     /// [`EditCoalescer::track`] for an egui widget's response.
-    pub fn track_response(&mut self, state: &mut AppState, body: BodyHandle, label: &str, r: &egui::Response) -> bool {
+    pub fn track_response(
+        &mut self,
+        state: &AppState,
+        requests: &mut UiRequests,
+        body: BodyHandle,
+        label: &str,
+        r: &egui::Response,
+    ) -> bool {
         let active = r.dragged() || r.has_focus();
-        self.track(state, r.id, body, r.changed(), active, label)
+        self.track(state, requests, r.id, body, r.changed(), active, label)
     }
 }
 
@@ -70,8 +84,9 @@ pub struct InspectorPanel {
 }
 
 impl InspectorPanel {
-    /// Draws the panel.
-    pub fn ui(&mut self, ui: &mut egui::Ui, state: &mut AppState) {
+    /// Draws the panel. The widgets edit a copy of the body's definition; a change is a
+    /// request to rebuild the body (after the undo entry the coalescer asks for).
+    pub fn ui(&mut self, ui: &mut egui::Ui, state: &AppState, requests: &mut UiRequests) {
         let Self { coalescer } = self;
         let Some(handle) = state.selection.filter(|h| state.world.bodies().contains(*h)) else {
             ui.weak("Click a body to inspect it.");
@@ -105,7 +120,7 @@ impl InspectorPanel {
                 if r.changed() {
                     new.name = (!name.trim().is_empty()).then(|| name.clone());
                 }
-                coalescer.track_response(state, handle, "rename", &r);
+                coalescer.track_response(state, requests, handle, "rename", &r);
                 ui.end_row();
 
                 ui.label("kind");
@@ -117,7 +132,7 @@ impl InspectorPanel {
                         }
                     });
                 let changed = new.kind != def.kind;
-                coalescer.track(state, combo.response.id, handle, changed, false, "kind");
+                coalescer.track(state, requests, combo.response.id, handle, changed, false, "kind");
                 ui.end_row();
 
                 ui.label("shape");
@@ -148,17 +163,17 @@ impl InspectorPanel {
                     .range(0.01..=1000.0)
                     .suffix(" kg/m²"),
             );
-            coalescer.track_response(state, handle, "density", &r);
+            coalescer.track_response(state, requests, handle, "density", &r);
             ui.end_row();
 
             ui.label("friction");
             let r = ui.add(egui::Slider::new(&mut new.friction, 0.0..=2.0));
-            coalescer.track_response(state, handle, "friction", &r);
+            coalescer.track_response(state, requests, handle, "friction", &r);
             ui.end_row();
 
             ui.label("restitution");
             let r = ui.add(egui::Slider::new(&mut new.restitution, 0.0..=1.0));
-            coalescer.track_response(state, handle, "restitution", &r);
+            coalescer.track_response(state, requests, handle, "restitution", &r);
             ui.end_row();
 
             ui.label("position");
@@ -170,7 +185,7 @@ impl InspectorPanel {
                         .prefix("x ")
                         .suffix(" m"),
                 );
-                coalescer.track_response(state, handle, "position", &r);
+                coalescer.track_response(state, requests, handle, "position", &r);
                 let r = ui.add(
                     egui::DragValue::new(&mut new.position.1)
                         .speed(0.02)
@@ -178,7 +193,7 @@ impl InspectorPanel {
                         .prefix("y ")
                         .suffix(" m"),
                 );
-                coalescer.track_response(state, handle, "position", &r);
+                coalescer.track_response(state, requests, handle, "position", &r);
             });
             ui.end_row();
 
@@ -194,7 +209,7 @@ impl InspectorPanel {
             if r.changed() {
                 new.angle = degrees.to_radians();
             }
-            coalescer.track_response(state, handle, "angle", &r);
+            coalescer.track_response(state, requests, handle, "angle", &r);
             ui.end_row();
 
             ui.label("velocity");
@@ -206,7 +221,7 @@ impl InspectorPanel {
                         .prefix("x ")
                         .suffix(" m/s"),
                 );
-                coalescer.track_response(state, handle, "velocity", &r);
+                coalescer.track_response(state, requests, handle, "velocity", &r);
                 let r = ui.add(
                     egui::DragValue::new(&mut new.linear_velocity.1)
                         .speed(0.05)
@@ -214,7 +229,7 @@ impl InspectorPanel {
                         .prefix("y ")
                         .suffix(" m/s"),
                 );
-                coalescer.track_response(state, handle, "velocity", &r);
+                coalescer.track_response(state, requests, handle, "velocity", &r);
             })
             .response
             .on_hover_text("velocity of the body's origin");
@@ -231,7 +246,7 @@ impl InspectorPanel {
             if r.changed() {
                 new.angular_velocity = deg_per_s.to_radians();
             }
-            coalescer.track_response(state, handle, "angular velocity", &r);
+            coalescer.track_response(state, requests, handle, "angular velocity", &r);
             ui.end_row();
         });
         if sleeping {
@@ -239,17 +254,15 @@ impl InspectorPanel {
         }
 
         if new != def {
-            if let Err(e) = edit::rebuild_body(state, handle, &new) {
-                state.set_error(format!("cannot apply: {e}"));
-            }
+            requests.push(Request::RebuildBody(handle, new));
         }
 
         ui.horizontal(|ui| {
             if ui.button("🗑 Delete").on_hover_text("Delete").clicked() {
-                edit::delete_body(state, handle);
+                requests.push(Request::DeleteBody(handle));
             }
             if ui.button("⎘ Duplicate").on_hover_text("Ctrl+D").clicked() {
-                edit::duplicate_body(state, handle);
+                requests.push(Request::DuplicateBody(handle));
             }
         });
     }
@@ -297,23 +310,49 @@ pub fn wrap_degrees(degrees: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::panels::Panels;
     use crate::app::tools::test_support::{named, state};
+
+    /// One frame of a widget as the panel runs it: track, then the rebuild when it
+    /// changed, then the requests applied after the layout.
+    fn frame(
+        s: &mut AppState,
+        panels: &mut Panels,
+        c: &mut EditCoalescer,
+        (widget, b, label): (egui::Id, BodyHandle, &str),
+        change: Option<&dyn Fn(&mut BodyDef)>,
+        active: bool,
+    ) {
+        let mut requests = UiRequests::default();
+        let def = change.and_then(|change| edited_def(s, b, change));
+        c.track(s, &mut requests, widget, b, def.is_some(), active, label);
+        if let Some(def) = def {
+            requests.push(Request::RebuildBody(b, def));
+        }
+        requests.apply(s, panels);
+    }
 
     #[test]
     fn a_slider_dragged_for_a_second_is_one_undo_entry() {
         let mut s = state();
+        let mut panels = Panels::default();
         let b = named(&s, "box 1");
         let friction0 = s.world.body(b).unwrap().friction();
-        let slider = egui::Id::new("friction slider");
+        let slider = (egui::Id::new("friction slider"), b, "friction");
         let mut c = EditCoalescer::default();
-        for frame in 0..60 {
-            let def = edited_def(&s, b, |d| d.friction = 0.01 * frame as f32).unwrap();
-            if c.track(&mut s, slider, b, true, true, "friction") {
-                edit::rebuild_body(&mut s, b, &def).unwrap();
-            }
+        for frame_index in 0..60 {
+            let to = 0.01 * frame_index as f32;
+            frame(
+                &mut s,
+                &mut panels,
+                &mut c,
+                slider,
+                Some(&move |d: &mut BodyDef| d.friction = to),
+                true,
+            );
         }
         // Released: a frame with no change and no drag closes the entry.
-        c.track(&mut s, slider, b, false, false, "friction");
+        frame(&mut s, &mut panels, &mut c, slider, None, false);
         assert!((s.world.body(b).unwrap().friction() - 0.59).abs() < 1e-6);
         assert_eq!(s.undo.undo_label(), Some("friction of 'box 1'"));
         s.undo();
@@ -324,14 +363,13 @@ mod tests {
     #[test]
     fn a_second_interaction_is_a_second_entry_and_other_widgets_their_own() {
         let mut s = state();
+        let mut panels = Panels::default();
         let b = named(&s, "box 1");
         let (density, kind) = (egui::Id::new("density"), egui::Id::new("kind"));
         let mut c = EditCoalescer::default();
-        let apply = |s: &mut AppState, c: &mut EditCoalescer, id, change: &dyn Fn(&mut BodyDef), label| {
-            let def = edited_def(s, b, change).unwrap();
-            c.track(s, id, b, true, true, label);
-            edit::rebuild_body(s, b, &def).unwrap();
-            c.track(s, id, b, false, false, label);
+        let mut apply = |s: &mut AppState, c: &mut EditCoalescer, id, change: &dyn Fn(&mut BodyDef), label| {
+            frame(s, &mut panels, c, (id, b, label), Some(change), true);
+            frame(s, &mut panels, c, (id, b, label), None, false);
         };
         let mass = s.world.body(b).unwrap().mass();
         apply(&mut s, &mut c, density, &|d| d.density = 2.0, "density");
@@ -362,23 +400,28 @@ mod tests {
     }
 
     #[test]
-    fn every_panel_draws_with_and_without_a_selection() {
+    fn every_panel_draws_with_and_without_a_selection_and_changes_nothing() {
         // egui without a window: one frame of each panel, to catch panics and borrow
-        // mistakes in the layout code.
+        // mistakes in the layout code. A frame with no input asks for nothing.
         let mut s = state();
         let mut inspector = InspectorPanel::default();
         let mut palette = super::super::palette::PalettePanel::default();
+        let mut simulation = super::super::simulation::SimulationPanel::default();
+        let mut debug = super::super::debug::DebugPanel::default();
         let ctx = egui::Context::default();
         for selection in [None, Some(named(&s, "star 1"))] {
             s.selection = selection;
+            let mut requests = UiRequests::default();
             let _ = ctx.run(egui::RawInput::default(), |ctx| {
                 egui::CentralPanel::default().show(ctx, |ui| {
-                    palette.ui(ui, &mut s);
-                    inspector.ui(ui, &mut s);
+                    palette.ui(ui, &s, &mut requests);
+                    simulation.ui(ui, &s, &mut requests);
+                    debug.ui(ui, &s, &mut requests);
+                    inspector.ui(ui, &s, &mut requests);
                 });
             });
+            assert_eq!(requests, UiRequests::default(), "drawing is not editing");
         }
-        assert!(s.undo.undo_label().is_none(), "drawing is not editing");
     }
 
     #[test]

@@ -1,9 +1,13 @@
 //! The egui overlay. One panel per file: a panel is its own state plus a `ui()` that
-//! reads and changes the [`AppState`].
+//! reads the [`AppState`] and asks for changes as [`Request`]s, carried out by
+//! [`UiRequests::apply`] once the whole layout is done (`requests.rs` says why). The
+//! lesson panel alone changes something while it is laid out: the lesson player, its
+//! own state.
 //!
-//! Layout: a menu bar on top (File, Edit, View), the palette, simulation settings and
-//! debug toggles on the left, the inspector and the plots on the right, the status bar
-//! at the bottom, help and dialogs as windows. What is left is the world's viewport.
+//! Layout: a menu bar on top (File, Lessons, Edit, View), the palette, simulation
+//! settings and debug toggles on the left, the inspector and the plots on the right, the
+//! status bar at the bottom, help and dialogs as windows. What is left is the world's
+//! viewport.
 
 pub mod debug;
 pub mod files;
@@ -11,36 +15,13 @@ pub mod help;
 pub mod inspector;
 pub mod palette;
 pub mod plots;
+mod requests;
 pub mod simulation;
+
+pub use requests::{Request, UiRequests};
 
 use super::state::AppState;
 use crate::math::Vec2;
-
-/// What the overlay asks of the window loop this frame (things that need the window).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct UiRequests {
-    /// Save a screenshot of this frame.
-    pub screenshot: bool,
-    /// Switch race mode on or off (its counters start again).
-    pub race: Option<bool>,
-    /// Start the race counters again.
-    pub reset_race_counters: bool,
-}
-
-impl UiRequests {
-    /// Applies what the panels asked for that changes the state (the screenshot is the
-    /// frame's to take, at its end). Called once the layout is done, so every panel
-    /// drew the same state this frame.
-    pub fn apply(&self, state: &mut AppState) {
-        if let Some(race) = self.race {
-            state.world.settings_mut().race = race;
-            state.history.reset_race_counters();
-        }
-        if self.reset_race_counters {
-            state.history.reset_race_counters();
-        }
-    }
-}
 
 /// The panels' own state (open/closed, scroll, dialogs).
 #[derive(Default)]
@@ -78,6 +59,9 @@ fn status_messages(ui: &mut egui::Ui, state: &AppState) {
         Some(s) => {
             ui.label(&s.text);
         }
+        None if state.lesson.is_some() => {
+            ui.label(super::lesson::panel::LESSON_HINT);
+        }
         None => {
             ui.label(
                 "H: help · Tab: side panels · Space: pause · left drag: move bodies · right drag: pan · wheel: zoom",
@@ -92,7 +76,10 @@ impl Panels {
         self.files.modal_open()
     }
 
-    /// Builds the whole overlay for one frame and records the free viewport in `state`.
+    /// Builds the whole overlay for one frame: every panel reads `state` (the lesson
+    /// panel also plays its lesson) and records what it asks for; the caller applies
+    /// the requests after the layout ([`UiRequests::apply`]). The free viewport is
+    /// one of them.
     pub fn ui(&mut self, ctx: &egui::Context, state: &mut AppState) -> UiRequests {
         let mut requests = UiRequests::default();
         let Panels {
@@ -104,87 +91,27 @@ impl Panels {
             plots,
             lessons,
         } = self;
+        let view: &AppState = state;
         egui::TopBottomPanel::top("menu").show(ctx, |ui| {
             egui::menu::bar(ui, |ui| {
-                files.menu(ui, state, &mut requests);
-                lessons.menu(ui, files, state);
-                ui.menu_button("Edit", |ui| {
-                    let undo = state.undo.undo_label().map(|l| format!("Undo {l}"));
-                    if ui
-                        .add_enabled(undo.is_some(), egui::Button::new(undo.as_deref().unwrap_or("Undo")))
-                        .on_hover_text("Ctrl+Z")
-                        .clicked()
-                    {
-                        state.undo();
-                        ui.close_menu();
-                    }
-                    let redo = state.undo.redo_label().map(|l| format!("Redo {l}"));
-                    if ui
-                        .add_enabled(redo.is_some(), egui::Button::new(redo.as_deref().unwrap_or("Redo")))
-                        .on_hover_text("Ctrl+Shift+Z")
-                        .clicked()
-                    {
-                        state.redo();
-                        ui.close_menu();
-                    }
-                });
-                ui.menu_button("View", |ui| {
-                    if ui.button("Fit the scene (F)").clicked() {
-                        state.fit_view();
-                        ui.close_menu();
-                    }
-                    if ui.button("Screenshot (P)").clicked() {
-                        requests.screenshot = true;
-                        ui.close_menu();
-                    }
-                    let panels = if state.hide_side_panels {
-                        "Show the side panels (Tab)"
-                    } else {
-                        "Hide the side panels (Tab)"
-                    };
-                    if ui.button(panels).clicked() {
-                        state.hide_side_panels = !state.hide_side_panels;
-                        ui.close_menu();
-                    }
-                    if ui.button("Help (H)").clicked() {
-                        state.show_help = true;
-                        ui.close_menu();
-                    }
-                });
+                files.menu(ui, view, &mut requests);
+                lessons.menu(ui, view, &mut requests);
+                edit_menu(ui, view, &mut requests);
+                view_menu(ui, view, &mut requests);
                 ui.separator();
-                ui.strong(state.scene_name());
-                if state.dirty {
+                ui.strong(view.scene_name());
+                if view.dirty {
                     ui.label("(edited)");
                 }
             });
         });
-        egui::TopBottomPanel::bottom("status").show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                let amber = egui::Color32::from_rgb(255, 190, 80);
-                if state.lesson.is_none() {
-                    // Right to left: the counts stay put at the right end while the
-                    // messages on the left come and go.
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        ui.label(super::counts::WorldCounts::of(&state.world).text())
-                            .on_hover_text("bodies (dynamic ones awake) · contact pairs of the last step · islands: dynamic bodies joined by contacts");
-                        if let Some(countdown) = state.stir.countdown_text() {
-                            ui.separator();
-                            ui.colored_label(amber, countdown)
-                                .on_hover_text("Simulation → stir when asleep: a few bodies get a kick so the plots move again");
-                        }
-                        ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| status_messages(ui, state));
-                    });
-                } else {
-                    status_messages(ui, state);
-                }
-            });
-        });
+        egui::TopBottomPanel::bottom("status").show(ctx, |ui| status_bar(ui, view));
         // Lesson mode: the lesson panel replaces the sandbox's.
-        let sandbox = state.lesson.is_none();
-        let side_panels = sandbox && !state.hide_side_panels;
-        if !sandbox {
-            super::lesson::panel::show(ctx, state);
+        if let Some(mode) = state.lesson.as_mut() {
+            super::lesson::panel::show(ctx, mode, &mut requests);
         }
+        let view: &AppState = state;
+        let side_panels = view.lesson.is_none() && !view.hide_side_panels;
         egui::SidePanel::left("left")
             .resizable(true)
             .default_width(260.0)
@@ -192,13 +119,13 @@ impl Panels {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     egui::CollapsingHeader::new("Palette")
                         .default_open(true)
-                        .show(ui, |ui| palette.ui(ui, state));
+                        .show(ui, |ui| palette.ui(ui, view, &mut requests));
                     egui::CollapsingHeader::new("Simulation")
                         .default_open(true)
-                        .show(ui, |ui| simulation.ui(ui, state));
+                        .show(ui, |ui| simulation.ui(ui, view, &mut requests));
                     egui::CollapsingHeader::new("Debug drawing")
                         .default_open(true)
-                        .show(ui, |ui| debug.ui(ui, state));
+                        .show(ui, |ui| debug.ui(ui, view, &mut requests));
                 });
             });
         egui::SidePanel::right("right")
@@ -208,18 +135,98 @@ impl Panels {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     egui::CollapsingHeader::new("Selected body")
                         .default_open(true)
-                        .show(ui, |ui| inspector.ui(ui, state));
+                        .show(ui, |ui| inspector.ui(ui, view, &mut requests));
                     egui::CollapsingHeader::new("Timing")
                         .default_open(true)
-                        .show(ui, |ui| plots.ui(ui, state, &mut requests));
+                        .show(ui, |ui| plots.ui(ui, view, &mut requests));
                 });
             });
         let free = ctx.available_rect();
-        state.viewport_px = (Vec2::new(free.min.x, free.min.y), Vec2::new(free.max.x, free.max.y));
-        help::show(ctx, &mut state.show_help);
-        files.windows(ctx, state);
+        requests.push(Request::Viewport(
+            Vec2::new(free.min.x, free.min.y),
+            Vec2::new(free.max.x, free.max.y),
+        ));
+        let mut show_help = view.show_help;
+        help::show(ctx, &mut show_help);
+        requests.if_changed(&view.show_help, show_help, Request::ShowHelp);
+        files.windows(ctx, &mut requests);
         requests
     }
+}
+
+/// The Edit menu: undo and redo, named by what they undo.
+fn edit_menu(ui: &mut egui::Ui, state: &AppState, requests: &mut UiRequests) {
+    ui.menu_button("Edit", |ui| {
+        let undo = state.undo.undo_label().map(|l| format!("Undo {l}"));
+        if ui
+            .add_enabled(undo.is_some(), egui::Button::new(undo.as_deref().unwrap_or("Undo")))
+            .on_hover_text("Ctrl+Z")
+            .clicked()
+        {
+            requests.push(Request::Undo);
+            ui.close_menu();
+        }
+        let redo = state.undo.redo_label().map(|l| format!("Redo {l}"));
+        if ui
+            .add_enabled(redo.is_some(), egui::Button::new(redo.as_deref().unwrap_or("Redo")))
+            .on_hover_text("Ctrl+Shift+Z")
+            .clicked()
+        {
+            requests.push(Request::Redo);
+            ui.close_menu();
+        }
+    });
+}
+
+/// The View menu: fit, screenshot, side panels, help.
+fn view_menu(ui: &mut egui::Ui, state: &AppState, requests: &mut UiRequests) {
+    ui.menu_button("View", |ui| {
+        if ui.button("Fit the scene (F)").clicked() {
+            requests.push(Request::FitView);
+            ui.close_menu();
+        }
+        if ui.button("Screenshot (P)").clicked() {
+            requests.screenshot = true;
+            ui.close_menu();
+        }
+        let panels = if state.hide_side_panels {
+            "Show the side panels (Tab)"
+        } else {
+            "Hide the side panels (Tab)"
+        };
+        if ui.button(panels).clicked() {
+            requests.push(Request::ToggleSidePanels);
+            ui.close_menu();
+        }
+        if ui.button("Help (H)").clicked() {
+            requests.push(Request::ShowHelp(true));
+            ui.close_menu();
+        }
+    });
+}
+
+/// The status bar: messages on the left; in the sandbox, the world's counts (and the
+/// stir countdown) on the right.
+fn status_bar(ui: &mut egui::Ui, state: &AppState) {
+    ui.horizontal(|ui| {
+        let amber = egui::Color32::from_rgb(255, 190, 80);
+        if state.lesson.is_none() {
+            // Right to left: the counts stay put at the right end while the messages on
+            // the left come and go.
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                ui.label(super::counts::WorldCounts::of(&state.world).text())
+                    .on_hover_text("bodies (dynamic ones awake) · contact pairs of the last step · islands: dynamic bodies joined by contacts");
+                if let Some(countdown) = state.stir.countdown_text() {
+                    ui.separator();
+                    ui.colored_label(amber, countdown)
+                        .on_hover_text("Simulation → stir when asleep: a few bodies get a kick so the plots move again");
+                }
+                ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| status_messages(ui, state));
+            });
+        } else {
+            status_messages(ui, state);
+        }
+    });
 }
 
 #[cfg(test)]
@@ -232,6 +239,14 @@ mod tests {
         AppState::new(&scene, None, Vec2::new(800.0, 600.0))
     }
 
+    fn apply(s: &mut AppState, requests: Vec<Request>) {
+        UiRequests {
+            requests,
+            ..UiRequests::default()
+        }
+        .apply(s, &mut Panels::default());
+    }
+
     /// The race panel asks; the state changes only when the requests are applied, after
     /// the layout: switching race mode on starts its counters again.
     #[test]
@@ -239,22 +254,52 @@ mod tests {
         let mut s = state();
         s.history.race_steps_total = 7;
         let requests = UiRequests {
-            race: Some(true),
+            requests: vec![Request::Race(true)],
             ..UiRequests::default()
         };
         assert!(!s.world.settings().race, "asking changes nothing by itself");
-        requests.apply(&mut s);
+        requests.apply(&mut s, &mut Panels::default());
         assert!(s.world.settings().race);
         assert_eq!(s.history.race_steps_total, 0);
         s.history.race_steps_total = 3;
-        UiRequests {
-            reset_race_counters: true,
-            ..UiRequests::default()
-        }
-        .apply(&mut s);
+        apply(&mut s, vec![Request::ResetRaceCounters]);
         assert_eq!(s.history.race_steps_total, 0);
         assert!(s.world.settings().race, "a reset keeps race mode on");
-        UiRequests::default().apply(&mut s);
+        apply(&mut s, vec![]);
         assert!(s.world.settings().race, "no request, no change");
+    }
+
+    /// The narrow phase and the other settings changed in one frame: both hold, whatever
+    /// the order (the settings request does not carry the narrow phase back).
+    #[test]
+    fn settings_and_narrow_phase_in_one_frame_both_apply() {
+        let mut s = state();
+        let mut settings = *s.world.settings();
+        settings.substeps = 9;
+        let other = crate::narrow::Algorithm::GjkEpa;
+        assert_ne!(s.world.settings().narrow_phase, other);
+        apply(&mut s, vec![Request::NarrowPhase(other), Request::Settings(settings)]);
+        assert_eq!(s.world.settings().narrow_phase, other);
+        assert_eq!(s.world.settings().substeps, 9);
+    }
+
+    /// A whole overlay frame with no input changes nothing in the state while it is laid
+    /// out, and asks only for the viewport.
+    #[test]
+    fn a_frame_of_the_overlay_only_reports_the_viewport() {
+        let mut s = state();
+        let mut panels = Panels::default();
+        let ctx = egui::Context::default();
+        let hash = s.world.state_hash();
+        let mut requests = UiRequests::default();
+        let _ = ctx.run(egui::RawInput::default(), |ctx| requests = panels.ui(ctx, &mut s));
+        assert_eq!(s.world.state_hash(), hash);
+        assert!(
+            matches!(requests.requests.as_slice(), [Request::Viewport(..)]),
+            "{:?}",
+            requests.requests
+        );
+        requests.apply(&mut s, &mut panels);
+        assert!(s.viewport_px.1.x > s.viewport_px.0.x);
     }
 }

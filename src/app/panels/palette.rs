@@ -8,7 +8,8 @@
 
 use super::super::shapes::{PaletteShape, ShapeParams, SIDES_RANGE, SIZE_RANGE_M};
 use super::super::state::AppState;
-use super::super::tools::{set_mode, Mode};
+use super::super::tools::Mode;
+use super::{Request, UiRequests};
 use crate::geometry::Polygon;
 use crate::math::Vec2;
 
@@ -44,8 +45,9 @@ impl PalettePanel {
         }
     }
 
-    /// Draws the panel.
-    pub fn ui(&mut self, ui: &mut egui::Ui, state: &mut AppState) {
+    /// Draws the panel; the size and sides are its own, the tool is a request.
+    pub fn ui(&mut self, ui: &mut egui::Ui, state: &AppState, requests: &mut UiRequests) {
+        let mut set_mode = |mode: Mode| requests.push(Request::Mode(mode));
         let Self { size_m, sides } = self;
         ui.horizontal(|ui| {
             if ui
@@ -53,7 +55,7 @@ impl PalettePanel {
                 .on_hover_text("click a body to inspect it, drag it to move it (Esc)")
                 .clicked()
             {
-                set_mode(state, Mode::Select);
+                set_mode(Mode::Select);
             }
             let drawing = state.tools.mode == Mode::DrawPolygon;
             if ui
@@ -63,7 +65,7 @@ impl PalettePanel {
                 )
                 .clicked()
             {
-                set_mode(state, if drawing { Mode::Select } else { Mode::DrawPolygon });
+                set_mode(if drawing { Mode::Select } else { Mode::DrawPolygon });
             }
             let launching = state.tools.mode == Mode::Launch;
             if ui
@@ -73,12 +75,13 @@ impl PalettePanel {
                 )
                 .clicked()
             {
-                set_mode(state, if launching { Mode::Select } else { Mode::Launch });
+                set_mode(if launching { Mode::Select } else { Mode::Launch });
             }
         });
         ui.weak("Drag a shape into the world, or click it and then click in the world.");
         let (size, side_count) = (*size_m, *sides);
         let seed = state.tools.next_seed;
+        let mut dragged = None;
         egui::Grid::new("palette items")
             .spacing(egui::vec2(4.0, 4.0))
             .show(ui, |ui| {
@@ -93,12 +96,12 @@ impl PalettePanel {
                     let dragging = state.tools.palette_drag.is_some_and(|p| p.shape == shape);
                     let response = item(ui, &params, placing || dragging);
                     if response.drag_started() && !state.tools.busy() {
-                        state.tools.palette_drag = Some(params);
+                        dragged = Some(params);
                     } else if response.clicked() {
                         if placing {
-                            set_mode(state, Mode::Select);
+                            set_mode(Mode::Select);
                         } else {
-                            set_mode(state, Mode::Place(params));
+                            set_mode(Mode::Place(params));
                         }
                     }
                     if (i + 1) % COLUMNS == 0 {
@@ -106,7 +109,10 @@ impl PalettePanel {
                     }
                 }
             });
-        if state.tools.palette_drag.is_some() {
+        if let Some(params) = dragged {
+            requests.push(Request::PaletteDrag(params));
+        }
+        if state.tools.palette_drag.is_some() || dragged.is_some() {
             ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
         }
         ui.add(

@@ -7,7 +7,7 @@
 
 use super::super::history::{History, HISTORY_SECONDS, PHASES};
 use super::super::state::{all_asleep, AppState};
-use super::UiRequests;
+use super::{Request, UiRequests};
 use crate::dynamics::DisagreementKind;
 use crate::narrow::Algorithm;
 use egui::Color32;
@@ -235,7 +235,7 @@ fn race_section(ui: &mut egui::Ui, state: &AppState, width: f32, requests: &mut 
             )
             .changed()
         {
-            requests.race = Some(race);
+            requests.push(Request::Race(race));
         }
     });
     if !racing && state.history.race_steps_total == 0 {
@@ -297,7 +297,7 @@ fn race_section(ui: &mut egui::Ui, state: &AppState, width: f32, requests: &mut 
         );
         ui.label(format!("in {steps} steps"));
         if ui.small_button("reset").clicked() {
-            requests.reset_race_counters = true;
+            requests.push(Request::ResetRaceCounters);
         }
     });
     let h = &state.history;

@@ -2,6 +2,7 @@
 //! detection, sleeping, and the clock — all live.
 
 use super::super::state::AppState;
+use super::{Request, UiRequests};
 use crate::broad::BroadPhaseKind;
 use crate::dynamics::{ContinuousMode, Resolution};
 use crate::narrow::Algorithm;
@@ -9,16 +10,19 @@ use crate::narrow::Algorithm;
 /// Room right of a slider for its value box and label (px).
 const SLIDER_LABEL_ROOM_PX: f32 = 160.0;
 
-/// The simulation panel (no state of its own yet).
+/// The simulation panel (no state of its own yet: everything it shows is the world's
+/// or the clock's).
 #[derive(Default)]
 pub struct SimulationPanel {}
 
 impl SimulationPanel {
-    /// Draws the panel.
-    pub fn ui(&mut self, ui: &mut egui::Ui, state: &mut AppState) {
+    /// Draws the panel. The widgets edit copies (of the settings, the clock's rate and
+    /// scale, the flags); what changed is sent as requests.
+    pub fn ui(&mut self, ui: &mut egui::Ui, state: &AppState, requests: &mut UiRequests) {
         // A combo box like the other choices: three buttons in a row did not fit the
         // panel at 1280 px and wrapped. The collapsing header already says "Simulation".
-        let mut algorithm = state.world.settings().narrow_phase;
+        let old = *state.world.settings();
+        let mut algorithm = old.narrow_phase;
         egui::ComboBox::from_label("narrow phase")
             .selected_text(algorithm.name())
             .show_ui(ui, |ui| {
@@ -28,7 +32,7 @@ impl SimulationPanel {
             })
             .response
             .on_hover_text("keys 1, 2, 3 switch it live");
-        state.set_narrow_phase(algorithm);
+        requests.if_changed(&old.narrow_phase, algorithm, Request::NarrowPhase);
         // Sliders narrow enough that the longest label ("kill distance (m)") still
         // clears the scroll bar egui floats over the panel's right edge: at the panel's
         // default width it used to run under it ("gravity y (m/s²)" was cut at 1280 px).
@@ -36,17 +40,16 @@ impl SimulationPanel {
         ui.horizontal(|ui| {
             let paused = state.clock.is_paused();
             if ui.button(if paused { "▶ Run" } else { "⏸ Pause" }).clicked() {
-                state.clock.toggle_pause();
+                requests.push(Request::TogglePause);
             }
             if ui.button("Step").clicked() {
-                state.clock.pause();
-                state.clock.request_single_step();
+                requests.push(Request::SingleStep);
             }
             if ui.button("Reset").clicked() {
-                state.reset();
+                requests.push(Request::Reset);
             }
         });
-        let settings = state.world.settings_mut();
+        let mut settings = old;
         egui::ComboBox::from_label("broad phase")
             .selected_text(format!("{:?}", settings.broad_phase))
             .show_ui(ui, |ui| {
@@ -78,15 +81,19 @@ impl SimulationPanel {
                 }
             });
         ui.checkbox(&mut settings.sleeping, "sleeping");
-        ui.checkbox(&mut state.stir.enabled, "stir when asleep")
-            .on_hover_text(format!(
-                "When every body has slept for {:.0} s, give a few of them a kick so the plots and the race move again",
-                super::super::stir::STIR_AFTER_S
-            ));
-        ui.checkbox(&mut state.one_step_per_frame, "one step per frame (N)")
+        let mut stir = state.stir.enabled;
+        ui.checkbox(&mut stir, "stir when asleep").on_hover_text(format!(
+            "When every body has slept for {:.0} s, give a few of them a kick so the plots and the race move again",
+            super::super::stir::STIR_AFTER_S
+        ));
+        requests.if_changed(&state.stir.enabled, stir, Request::Stir);
+        let mut one_step = state.one_step_per_frame;
+        ui.checkbox(&mut one_step, "one step per frame (N)")
             .on_hover_text("Slow mode: exactly one fixed step each frame, to watch fast events step by step");
-        let settings = state.world.settings_mut();
-        ui.checkbox(&mut settings.race, "race the three narrow phases");
+        requests.if_changed(&state.one_step_per_frame, one_step, Request::OneStepPerFrame);
+        let mut race = old.race;
+        ui.checkbox(&mut race, "race the three narrow phases");
+        requests.if_changed(&old.race, race, Request::Race);
         ui.add(egui::Slider::new(&mut settings.substeps, 1..=16).text("substeps"));
         ui.add(egui::Slider::new(&mut settings.gravity.y, -30.0..=0.0).text("gravity y (m/s²)"));
         // Bodies this far outside the scene are removed and reported in the status bar.
@@ -96,6 +103,7 @@ impl SimulationPanel {
                 .text("kill distance (m)"),
         )
         .on_hover_text("A body this far outside the scene is lost: removed, and named in the status bar");
+        requests.if_changed(&old, settings, Request::Settings);
         let mut scale = state.clock.time_scale();
         if ui
             .add(
@@ -105,7 +113,7 @@ impl SimulationPanel {
             )
             .changed()
         {
-            state.clock.set_time_scale(scale);
+            requests.push(Request::TimeScale(scale));
         }
         let mut rate = state.clock.rate_hz();
         if ui
@@ -116,7 +124,7 @@ impl SimulationPanel {
             )
             .changed()
         {
-            state.clock.set_rate(rate);
+            requests.push(Request::Rate(rate));
         }
     }
 }
