@@ -278,6 +278,110 @@ fn lesson_labels_keep_off_each_other_and_the_origin_in_the_window() {
     assert!(checked > 200, "only {checked} labels were checked");
 }
 
+/// Predict mode driven by the mouse: in the GJK lesson, K turns it on, → stops before
+/// GJK's first iteration and outlines A − B, a click on the support point (where
+/// `render --predict` says it is) scores a hit, and a click far from the next one a
+/// miss; the window reports both when it closes.
+#[test]
+fn predict_mode_scores_clicks_on_the_next_support_point() {
+    if !display_tools_available(&["xvfb-run", "Xvfb", "xdotool", "import"]) {
+        return;
+    }
+    let dir = out_dir("predict");
+    let lesson = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons/06_gjk.ron");
+    // Where the answers are, from the same window size.
+    let target = |step: &str| -> serde_json::Value {
+        let json = dir.join(format!("next-{step}.json"));
+        render_sized(
+            &lesson,
+            &dir.join(format!("step-{step}.png")),
+            "1280x800",
+            &[
+                "--frames",
+                "2",
+                "--ui",
+                "--lesson-step",
+                step,
+                "--predict",
+                json.to_str().unwrap(),
+            ],
+        );
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+    };
+    let first = target("1");
+    let second = target("2");
+    assert_eq!(first["step"], 2, "{first}");
+    assert_eq!(first["view"], "minkowski", "{first}");
+    assert_eq!(second["step"], 3, "{second}");
+    let px = |q: &serde_json::Value| {
+        let a = &q["answers_px"][0];
+        (a[0].as_f64().unwrap(), a[1].as_f64().unwrap())
+    };
+    let (hit_x, hit_y) = px(&first);
+    let (next_x, next_y) = px(&second);
+    // A point of the A − B view (right of centre, below the title) far from the answer.
+    let miss = [(700.0, 120.0), (450.0, 700.0), (780.0, 700.0)]
+        .into_iter()
+        .find(|&(x, y): &(f64, f64)| (x - next_x).hypot(y - next_y) > 4.0 * second["tolerance_px"].as_f64().unwrap())
+        .expect("a point far from the answer");
+
+    let display = VirtualDisplay::start();
+    let app = Command::new(BIN)
+        .args([
+            "open".as_ref(),
+            lesson.as_os_str(),
+            "--exit-after".as_ref(),
+            "20".as_ref(),
+            "--frame-stats".as_ref(),
+        ])
+        .env("DISPLAY", &display.display)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    std::thread::sleep(Duration::from_secs(5));
+    let pause = || std::thread::sleep(Duration::from_millis(700));
+    display.xdotool(&["mousemove", "200", "600"]);
+    for key in ["k", "Right", "Right"] {
+        display.xdotool(&["key", key]);
+        pause();
+    }
+    let asking = display.screenshot(&dir.join("asking.png"));
+    // The A − B view is outlined in predict mode's amber while the question is open.
+    let amber = asking
+        .enumerate_pixels()
+        .filter(|(x, y, p)| {
+            (416..818).contains(x)
+                && (24..776).contains(y)
+                && p.0[0] > 230
+                && (160..210).contains(&p.0[1])
+                && p.0[2] < 100
+        })
+        .count();
+    assert!(amber > 1000, "no amber outline around A − B: {amber} pixels");
+    display.xdotool(&["mousemove", &format!("{hit_x:.0}"), &format!("{hit_y:.0}")]);
+    pause();
+    display.xdotool(&["click", "1"]);
+    pause();
+    display.screenshot(&dir.join("answered.png"));
+    display.xdotool(&["key", "Right"]);
+    pause();
+    display.xdotool(&["mousemove", &format!("{:.0}", miss.0), &format!("{:.0}", miss.1)]);
+    pause();
+    display.xdotool(&["click", "1"]);
+    pause();
+    display.screenshot(&dir.join("missed.png"));
+    let output = app.wait_with_output().expect("the sandbox exits");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stats = frame_stats_of(&stdout);
+    assert_eq!(stats["predictions"]["asked"], 2, "{stats}");
+    assert_eq!(stats["predictions"]["hits"], 1, "{stats}");
+    assert_eq!(stats["predictions"]["skipped"], 0, "{stats}");
+}
+
 #[test]
 fn render_refuses_a_bad_scene_with_its_position() {
     if !display_tools_available(&["xvfb-run"]) {

@@ -67,6 +67,8 @@ pub enum Key {
     Q,
     /// See [`Key::Q`].
     E,
+    /// Lesson player: predict mode on or off.
+    K,
     /// Lesson player: next step.
     Right,
     /// Lesson player: previous step.
@@ -318,6 +320,7 @@ pub fn gather(ui_wants_pointer: bool, ui_wants_keyboard: bool) -> FrameInput {
         (KeyCode::L, Key::L),
         (KeyCode::Q, Key::Q),
         (KeyCode::E, Key::E),
+        (KeyCode::K, Key::K),
         (KeyCode::Right, Key::Right),
         (KeyCode::Left, Key::Left),
         (KeyCode::Home, Key::Home),

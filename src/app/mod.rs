@@ -84,6 +84,9 @@ pub struct RenderOptions {
     /// Lesson scenes: write the labels of the last frame here as JSON (each view's
     /// rectangle, each label's text and box as drawn with the real font).
     pub labels_out: Option<PathBuf>,
+    /// Lesson scenes: write the question Next would ask in predict mode here as JSON,
+    /// with its answers in screen pixels.
+    pub predict_out: Option<PathBuf>,
 }
 
 /// How to open the window.
@@ -166,7 +169,19 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
     loop {
         if render.is_none() && frames.wants_to_close(&options, &mut panels, &state) {
             if options.frame_stats {
-                println!("{}", frames.recorder.summary().to_json());
+                let mut line = frames.recorder.summary().to_json();
+                // In a lesson, predict mode's score too (scripts and the window tests).
+                if let Some(mode) = &state.lesson {
+                    let b = &mode.predict.board;
+                    line.pop();
+                    line += &format!(
+                        ",\"predictions\":{{\"asked\":{},\"hits\":{},\"skipped\":{}}}}}",
+                        b.asked(),
+                        b.hits(),
+                        b.skipped
+                    );
+                }
+                println!("{line}");
             }
             return Ok(());
         }
@@ -457,6 +472,11 @@ fn finish_frame(
         if frames.frame >= r.frames {
             if r.stats {
                 println!("{}", frames.stats.summary(state.world.bodies().len()));
+            }
+            if let (Some(path), Some(mode)) = (&r.predict_out, &state.lesson) {
+                if let Err(e) = std::fs::write(path, mode.next_question_json().to_string() + "\n") {
+                    return Some(Err(format!("cannot write {}: {e}", path.display())));
+                }
             }
             if let Some(path) = &r.labels_out {
                 let json = lesson::labels_json(&lesson::paint::last_frame_labels()).to_string();

@@ -60,6 +60,10 @@ pub struct RenderArgs {
     /// rectangle; each label's text and box as drawn)
     #[arg(long, value_name = "OUT.json")]
     pub labels: Option<PathBuf>,
+    /// Lesson scenes: also write the question predict mode would ask next (its step,
+    /// view, prompt, and its answers in screen pixels) as JSON
+    #[arg(long, value_name = "OUT.json")]
+    pub predict: Option<PathBuf>,
     /// Lesson scenes: the step to show (0 is the first; `last` the answer).
     #[arg(long, value_parser = parse_step)]
     pub lesson_step: Option<usize>,
@@ -136,6 +140,7 @@ pub fn render(args: &RenderArgs) -> Result<(), CliError> {
                 step: args.lesson_step,
             },
             labels_out: args.labels.clone(),
+            predict_out: args.predict.clone(),
         }),
         startup_error: None,
         exit_after_s: None,

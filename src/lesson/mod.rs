@@ -18,6 +18,8 @@
 //! - [`StepState`] (`state.rs`): what the three views need at a step: the projection
 //!   strip's rows with the running minimum, the GJK simplex and search direction, the EPA
 //!   polytope, the Voronoi region, the clipping lines, the answer.
+//! - [`question`] (`predict.rs`): predict mode's question before a step (where its key
+//!   point will be), scored against the trace ([`Question::score`], [`Scoreboard`]).
 //! - [`narrate`] (`narration.rs`): a card per step, with live numbers, and the line of
 //!   the algorithm's pseudocode ([`Listing`], `pseudocode.rs`) it is on.
 //!
@@ -39,11 +41,13 @@ mod lesson;
 mod narration;
 mod narration_gjk;
 mod player;
+pub mod predict;
 mod pseudocode;
 mod state;
 
 pub use lesson::{EditError, ExactAnswer, Lesson, LessonError, MinkowskiPiece, MinkowskiView};
 pub use narration::{fmt_num, narrate, Card};
 pub use player::{loop_position, Granularity, LoopKind, LoopPosition, Player, StepKind};
+pub use predict::{question, Attempt, Given, PredictView, Question, Scoreboard};
 pub use pseudocode::Listing;
 pub use state::{state_at, EpaView, GjkView, ResultView, SatRow, StepState};

@@ -30,9 +30,14 @@ pub const WHEEL_TURN_RAD: f32 = 5.0 * std::f32::consts::PI / 180.0;
 /// should say (an error when an edit was refused). `last_mouse_px` is the previous
 /// frame's cursor (for panning).
 pub fn handle(mode: &mut LessonMode, input: &FrameInput, last_mouse_px: Vec2) -> Option<Status> {
-    let mut status = None;
-    keys(mode, input);
+    let mut status = keys(mode, input).map(info);
     let mouse = input.mouse_px;
+    // Predict mode: a left click in the view the open question asks about answers it.
+    if mode.predict.pending.is_some() && mode.drag.is_none() && !input.ui_wants_pointer && input.pressed(Button::Left) {
+        if let Some(text) = mode.answer_click(mouse) {
+            return Some(info(text));
+        }
+    }
     let in_world = mode.layout.world.contains(mouse);
     let in_minkowski = mode.layout.minkowski.contains(mouse);
 
@@ -164,11 +169,12 @@ fn key_turn(input: &FrameInput) -> f32 {
     turn
 }
 
-/// The player's keys.
-fn keys(mode: &mut LessonMode, input: &FrameInput) {
+/// The player's keys; returns what the status bar should say, if anything.
+fn keys(mode: &mut LessonMode, input: &FrameInput) -> Option<String> {
     if input.ui_wants_keyboard || input.ctrl {
-        return;
+        return None;
     }
+    let mut said = None;
     for &key in &input.keys {
         match key {
             Key::Space => {
@@ -180,7 +186,12 @@ fn keys(mode: &mut LessonMode, input: &FrameInput) {
             }
             Key::Right | Key::Period => {
                 mode.player.pause();
-                mode.player.next();
+                said = mode.forward(false).or(said);
+            }
+            Key::K => said = Some(mode.toggle_predict()),
+            Key::Escape if mode.predict.pending.is_some() => {
+                mode.predict.pending = None;
+                said = Some("question closed".to_string());
             }
             Key::Left | Key::Backspace => {
                 mode.player.pause();
@@ -198,6 +209,7 @@ fn keys(mode: &mut LessonMode, input: &FrameInput) {
             _ => {}
         }
     }
+    said
 }
 
 fn info(text: String) -> Status {

@@ -132,6 +132,7 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
             );
         }
     }
+    super::predict::draw(mode, crate::lesson::PredictView::Minkowski);
     end_view(rect);
 }
 

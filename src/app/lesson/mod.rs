@@ -24,6 +24,7 @@ mod label_tests;
 pub mod minkowski_view;
 pub mod paint;
 pub mod panel;
+pub mod predict;
 pub mod strip;
 pub mod world_view;
 
@@ -169,6 +170,8 @@ pub struct LessonMode {
     pub has_strip: bool,
     /// The shapes were edited since the lesson was opened or saved.
     pub edited: bool,
+    /// Predict mode (`predict.rs`).
+    pub predict: predict::PredictState,
 }
 
 impl LessonMode {
@@ -196,6 +199,7 @@ impl LessonMode {
             fitted_for: None,
             has_strip: false,
             edited: false,
+            predict: predict::PredictState::default(),
         };
         mode.has_strip = mode.trace_has_sat_axes();
         mode.fit(screen_size_px, (Vec2::ZERO, screen_size_px));
@@ -287,6 +291,8 @@ impl LessonMode {
     /// Recomputes the trace after an edit (shapes, knobs or algorithm) and keeps the
     /// player's place where it can. This is the one place a lesson runs the narrow phase.
     pub fn recompute(&mut self) {
+        // An open question's answer was the old trace's.
+        self.predict.pending = None;
         let (contact, trace) = self.lesson.trace(self.algorithm);
         self.contact = contact;
         self.player.retrace(trace);
@@ -387,11 +393,17 @@ impl RenderLesson {
     }
 }
 
-/// Plays the lesson for one frame (the interactive window; a render keeps its step).
+/// Plays the lesson for one frame (the interactive window; a render keeps its step). In
+/// predict mode, play stops before each step with a question and asks it.
 pub fn advance_player(state: &mut crate::app::state::AppState, interactive: bool) {
-    if let (Some(mode), true) = (state.lesson.as_mut(), interactive) {
-        mode.player.advance(macroquad::time::get_frame_time());
+    let Some(mode) = state.lesson.as_mut().filter(|_| interactive) else {
+        return;
+    };
+    if let Some(prompt) = mode.hold_for_question() {
+        state.set_status(format!("predict: {prompt}"));
+        return;
     }
+    mode.player.advance(macroquad::time::get_frame_time());
 }
 
 /// The labels of `views` as JSON: per view its rectangle `[x0, y0, x1, y1]` (px, y
@@ -475,6 +487,12 @@ pub mod colors {
     pub const VIEW_BG: Color = Color::new(0.085, 0.09, 0.105, 1.0);
     /// A view's frame.
     pub const VIEW_FRAME: Color = Color::new(0.25, 0.27, 0.31, 1.0);
+    /// Predict mode: the view waiting for a click.
+    pub const PREDICT: Color = Color::new(1.0, 0.72, 0.25, 1.0);
+    /// Predict mode: the answer, and a click within the tolerance.
+    pub const PREDICT_HIT: Color = Color::new(0.40, 0.90, 0.45, 1.0);
+    /// Predict mode: a click outside the tolerance.
+    pub const PREDICT_MISS: Color = Color::new(1.0, 0.45, 0.35, 1.0);
 
     /// The colour of `owner`.
     pub fn of(owner: crate::narrow::trace::Owner) -> Color {

@@ -109,7 +109,7 @@ pub fn show(ctx: &egui::Context, mode: &mut LessonMode, requests: &mut UiRequest
                 ui.weak(
                     "Drag a shape to move it, a vertex handle to reshape it; wheel while dragging or Q/E to \
                  turn; right drag pans, wheel zooms a view; hover a dot of A − B to see its pair. Keys: \
-                 Right arrow: next, Left arrow: previous, Home, End, Space: play.",
+                 Right arrow: next, Left arrow: previous, Home, End, Space: play, K: predict mode.",
                 );
                 ui.separator();
                 ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
@@ -134,7 +134,9 @@ pub fn show(ctx: &egui::Context, mode: &mut LessonMode, requests: &mut UiRequest
                         ui.separator();
                         status = setup_ui(ui, mode);
                         ui.separator();
-                        player_ui(ui, mode);
+                        if let Some(text) = player_ui(ui, mode) {
+                            status = Some(Ok(text));
+                        }
                         ui.separator();
                         let card = mode.player.card();
                         card_ui(ui, &card);
@@ -208,10 +210,13 @@ fn setup_ui(ui: &mut egui::Ui, mode: &mut LessonMode) -> Option<Result<String, S
 }
 
 /// First, previous, next, last, play with a speed, the scrub slider, the granularity.
-fn player_ui(ui: &mut egui::Ui, mode: &mut LessonMode) {
+fn player_ui(ui: &mut egui::Ui, mode: &mut LessonMode) -> Option<String> {
+    let mut said = None;
+    let by_iteration = mode.player.granularity() == Granularity::Iteration;
+    let last = mode.player.len().saturating_sub(1);
+    // Next goes through the lesson mode: in predict mode it asks before it shows.
+    let mut forward = false;
     let p = &mut mode.player;
-    let by_iteration = p.granularity() == Granularity::Iteration;
-    let last = p.len().saturating_sub(1);
     ui.horizontal(|ui| {
         if ui.button("⏮ First").on_hover_text("Home").clicked() {
             p.pause();
@@ -236,11 +241,7 @@ fn player_ui(ui: &mut egui::Ui, mode: &mut LessonMode) {
             .clicked()
         {
             p.pause();
-            if by_iteration {
-                p.next_iteration();
-            } else {
-                p.next();
-            }
+            forward = true;
         }
         if ui.button("Last ⏭").on_hover_text("End").clicked() {
             p.pause();
@@ -287,6 +288,52 @@ fn player_ui(ui: &mut egui::Ui, mode: &mut LessonMode) {
             p.set_speed(speed);
         }
     });
+    if forward {
+        said = mode.forward(by_iteration);
+    }
+    predict_ui(ui, mode).or(said)
+}
+
+/// Predict mode's switch, its score, and the open question.
+fn predict_ui(ui: &mut egui::Ui, mode: &mut LessonMode) -> Option<String> {
+    let mut said = None;
+    ui.horizontal(|ui| {
+        let mut on = mode.predict.on;
+        if ui
+            .checkbox(&mut on, "Predict (K)")
+            .on_hover_text(
+                "Before each step that computes a point, click where you think it will be; the click is scored against the algorithm's own answer, then the step is shown.",
+            )
+            .changed()
+        {
+            said = Some(mode.toggle_predict());
+        }
+        if mode.predict.on || mode.predict.board.asked() > 0 {
+            ui.weak(mode.predict.score_text());
+        }
+    });
+    if let Some(q) = &mode.predict.pending {
+        let amber = colors::egui(colors::PREDICT);
+        egui::Frame::group(ui.style())
+            .stroke(egui::Stroke::new(2.0, amber))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.label(
+                    RichText::new(format!("Predict step {}", q.step + 1))
+                        .strong()
+                        .color(amber),
+                );
+                ui.label(q.prompt);
+                let view = match q.view {
+                    crate::lesson::PredictView::World => "the world view",
+                    crate::lesson::PredictView::Minkowski => "the A − B view",
+                };
+                ui.weak(format!(
+                    "Click in {view} (outlined). Next reveals it unscored; Esc closes the question."
+                ));
+            });
+    }
+    said
 }
 
 /// The narration card: title and text, the names of A and B in their colours.

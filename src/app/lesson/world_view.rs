@@ -75,6 +75,7 @@ pub fn draw(mode: &LessonMode, s: &StepState) {
         }
     }
     draw_handles(mode);
+    super::predict::draw(mode, crate::lesson::PredictView::World);
     end_view(rect);
 }
 

@@ -54,6 +54,19 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("drop a .ron file on the window", "open it"),
         ],
     ),
+    (
+        "Lessons",
+        &[
+            ("Right / Left arrow", "next / previous step"),
+            ("Home / End", "first step / the answer"),
+            ("Space", "play / pause"),
+            (
+                "K",
+                "predict mode: click where the next point will be before it is shown",
+            ),
+            ("Escape", "close the open question"),
+        ],
+    ),
 ];
 
 /// Shows the help window while `show` is set; its × clears it.
