@@ -20,6 +20,8 @@
 //!   polytope, the Voronoi region, the clipping lines, the answer.
 //! - [`question`] (`predict.rs`): predict mode's question before a step (where its key
 //!   point will be), scored against the trace ([`Question::score`], [`Scoreboard`]).
+//! - [`quiz`] (`quiz.rs`): the multiple-choice questions at the end of a lesson, built
+//!   from the trace ("which axis separated them?").
 //! - [`narrate`] (`narration.rs`): a card per step, with live numbers, and the line of
 //!   the algorithm's pseudocode ([`Listing`], `pseudocode.rs`) it is on.
 //!
@@ -43,6 +45,7 @@ mod narration_gjk;
 mod player;
 pub mod predict;
 mod pseudocode;
+mod quiz;
 mod state;
 
 pub use lesson::{EditError, ExactAnswer, Lesson, LessonError, MinkowskiPiece, MinkowskiView};
@@ -50,4 +53,5 @@ pub use narration::{fmt_num, narrate, Card};
 pub use player::{loop_position, Granularity, LoopKind, LoopPosition, Player, StepKind};
 pub use predict::{question, Attempt, Given, PredictView, Question, Scoreboard};
 pub use pseudocode::Listing;
+pub use quiz::{quiz, QuizQuestion};
 pub use state::{state_at, EpaView, GjkView, ResultView, SatRow, StepState};

@@ -203,7 +203,7 @@ fn last_axis_of_test(trace: &Trace, index: usize) -> bool {
         .any(|s| matches!(s, TraceStep::SatAxis(_)))
 }
 
-fn source_text(source: &AxisSource) -> String {
+pub(crate) fn source_text(source: &AxisSource) -> String {
     match source {
         AxisSource::Edge { owner, piece, edge } if *piece == 0 => format!("edge {edge} of {}", owner_name(*owner)),
         AxisSource::Edge { owner, piece, edge } => {

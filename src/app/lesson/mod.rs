@@ -172,6 +172,18 @@ pub struct LessonMode {
     pub edited: bool,
     /// Predict mode (`predict.rs`).
     pub predict: predict::PredictState,
+    /// The end-of-lesson quiz: the choice picked for each question, and whether the
+    /// answers have been checked.
+    pub quiz: QuizState,
+}
+
+/// The quiz's answers so far (its questions come from the trace: `lesson::quiz`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QuizState {
+    /// Per question, the choice picked.
+    pub picked: Vec<Option<usize>>,
+    /// The answers were checked: right and wrong are shown.
+    pub checked: bool,
 }
 
 impl LessonMode {
@@ -200,6 +212,7 @@ impl LessonMode {
             has_strip: false,
             edited: false,
             predict: predict::PredictState::default(),
+            quiz: QuizState::default(),
         };
         mode.has_strip = mode.trace_has_sat_axes();
         mode.fit(screen_size_px, (Vec2::ZERO, screen_size_px));
@@ -291,8 +304,9 @@ impl LessonMode {
     /// Recomputes the trace after an edit (shapes, knobs or algorithm) and keeps the
     /// player's place where it can. This is the one place a lesson runs the narrow phase.
     pub fn recompute(&mut self) {
-        // An open question's answer was the old trace's.
+        // An open question's answer, and the quiz, were the old trace's.
         self.predict.pending = None;
+        self.quiz = QuizState::default();
         let (contact, trace) = self.lesson.trace(self.algorithm);
         self.contact = contact;
         self.player.retrace(trace);
