@@ -502,63 +502,6 @@ pub fn words(text: &str) -> Vec<(&str, Option<crate::narrow::trace::Owner>)> {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::narrow::trace::Owner;
-
-    #[test]
-    fn the_names_of_a_and_b_and_their_vertices_are_found() {
-        let w = words("Support of A − B: a2 − b0 (Bounds, Ab, a, B7).");
-        let marked: Vec<(&str, Owner)> = w.iter().filter_map(|(s, o)| o.map(|o| (*s, o))).collect();
-        assert_eq!(
-            marked,
-            vec![
-                ("A", Owner::A),
-                ("B", Owner::B),
-                ("a2", Owner::A),
-                ("b0", Owner::B),
-                ("B7", Owner::B)
-            ]
-        );
-        let a_s: Vec<Option<Owner>> = words("A circle has no edges. A is cut.")
-            .into_iter()
-            .filter(|(s, _)| *s == "A")
-            .map(|(_, o)| o)
-            .collect();
-        assert_eq!(a_s, vec![None, Some(Owner::A)], "the article, then the shape");
-        let joined: String = w.iter().map(|(s, _)| *s).collect();
-        assert_eq!(joined, "Support of A − B: a2 − b0 (Bounds, Ab, a, B7).");
-    }
-
-    #[test]
-    fn the_lessons_menu_lists_the_ten_lessons_by_title() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons");
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
-        paths.sort();
-        paths.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/pool.ron"));
-        let entries = lesson_entries(&paths);
-        assert_eq!(entries.len(), 10);
-        assert!(entries.iter().any(|(_, n)| n.starts_with("6. GJK")), "{entries:?}");
-    }
-
-    #[test]
-    fn exiting_a_lesson_keeps_its_edited_shapes_in_the_sandbox() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons/06_gjk.ron");
-        let scene = crate::scene::load(&path).unwrap();
-        let mut state = AppState::new(&scene, Some(path), crate::math::Vec2::new(1400.0, 900.0));
-        let mode = state.lesson.as_mut().unwrap();
-        mode.lesson
-            .set_pose(Owner::B, crate::math::Vec2::new(3.0, 0.0), 0.0)
-            .unwrap();
-        mode.edited = true;
-        exit_lesson(&mut state);
-        assert!(state.lesson.is_none());
-        let b = state.world.bodies().iter().nth(1).unwrap().1.pose().translation;
-        assert!((b - crate::math::Vec2::new(3.0, 0.0)).length() < 1e-6);
-    }
-}
-
 /// The end-of-lesson quiz (`lesson::quiz`): open at the last step; pick, then check.
 fn quiz_ui(ui: &mut egui::Ui, mode: &mut LessonMode) {
     let questions = crate::lesson::quiz(mode.player.trace());
@@ -618,4 +561,61 @@ fn quiz_ui(ui: &mut egui::Ui, mode: &mut LessonMode) {
                 }
             });
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrow::trace::Owner;
+
+    #[test]
+    fn the_names_of_a_and_b_and_their_vertices_are_found() {
+        let w = words("Support of A − B: a2 − b0 (Bounds, Ab, a, B7).");
+        let marked: Vec<(&str, Owner)> = w.iter().filter_map(|(s, o)| o.map(|o| (*s, o))).collect();
+        assert_eq!(
+            marked,
+            vec![
+                ("A", Owner::A),
+                ("B", Owner::B),
+                ("a2", Owner::A),
+                ("b0", Owner::B),
+                ("B7", Owner::B)
+            ]
+        );
+        let a_s: Vec<Option<Owner>> = words("A circle has no edges. A is cut.")
+            .into_iter()
+            .filter(|(s, _)| *s == "A")
+            .map(|(_, o)| o)
+            .collect();
+        assert_eq!(a_s, vec![None, Some(Owner::A)], "the article, then the shape");
+        let joined: String = w.iter().map(|(s, _)| *s).collect();
+        assert_eq!(joined, "Support of A − B: a2 − b0 (Bounds, Ab, a, B7).");
+    }
+
+    #[test]
+    fn the_lessons_menu_lists_the_ten_lessons_by_title() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons");
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+        paths.sort();
+        paths.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/pool.ron"));
+        let entries = lesson_entries(&paths);
+        assert_eq!(entries.len(), 10);
+        assert!(entries.iter().any(|(_, n)| n.starts_with("6. GJK")), "{entries:?}");
+    }
+
+    #[test]
+    fn exiting_a_lesson_keeps_its_edited_shapes_in_the_sandbox() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons/06_gjk.ron");
+        let scene = crate::scene::load(&path).unwrap();
+        let mut state = AppState::new(&scene, Some(path), crate::math::Vec2::new(1400.0, 900.0));
+        let mode = state.lesson.as_mut().unwrap();
+        mode.lesson
+            .set_pose(Owner::B, crate::math::Vec2::new(3.0, 0.0), 0.0)
+            .unwrap();
+        mode.edited = true;
+        exit_lesson(&mut state);
+        assert!(state.lesson.is_none());
+        let b = state.world.bodies().iter().nth(1).unwrap().1.pose().translation;
+        assert!((b - crate::math::Vec2::new(3.0, 0.0)).length() < 1e-6);
+    }
 }
