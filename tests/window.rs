@@ -382,6 +382,62 @@ fn predict_mode_scores_clicks_on_the_next_support_point() {
     assert_eq!(stats["predictions"]["skipped"], 0, "{stats}");
 }
 
+/// A lesson step exported as SVG for slides: a whole document the size of the views,
+/// each view clipped, the shapes as polygons and the titles and labels as text.
+#[test]
+fn a_lesson_step_exports_as_svg() {
+    if !display_tools_available(&["xvfb-run", "Xvfb"]) {
+        return;
+    }
+    let dir = out_dir("svg");
+    let lesson = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons/08_epa.ron");
+    let svg_path = dir.join("epa.svg");
+    render_sized(
+        &lesson,
+        &dir.join("epa.png"),
+        "1280x800",
+        &[
+            "--frames",
+            "2",
+            "--ui",
+            "--lesson-step",
+            "6",
+            "--svg",
+            svg_path.to_str().unwrap(),
+        ],
+    );
+    let svg = std::fs::read_to_string(&svg_path).expect("the SVG was written");
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{}",
+        &svg[..200.min(svg.len())]
+    );
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert_eq!(
+        svg.matches("<g ").count(),
+        svg.matches("</g>").count(),
+        "groups balanced"
+    );
+    assert!(
+        svg.matches("clip-path=").count() >= 2,
+        "the world and A − B views are clipped"
+    );
+    assert!(svg.matches("<polygon").count() >= 4, "shapes and A − B as polygons");
+    assert!(svg.contains(">World: A and B</text>") && svg.contains(">Minkowski difference A - B</text>"));
+    assert!(svg.contains("closest edge"), "the labels are text");
+    // The views only, not the panel: narrower than the window.
+    let width: f64 = svg
+        .split("width=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(width > 400.0 && width < 1280.0, "{width}");
+}
+
 #[test]
 fn render_refuses_a_bad_scene_with_its_position() {
     if !display_tools_available(&["xvfb-run"]) {

@@ -87,6 +87,8 @@ pub struct RenderOptions {
     /// Lesson scenes: write the question Next would ask in predict mode here as JSON,
     /// with its answers in screen pixels.
     pub predict_out: Option<PathBuf>,
+    /// Lesson scenes: write the views of the last frame here as SVG.
+    pub svg_out: Option<PathBuf>,
 }
 
 /// How to open the window.
@@ -435,7 +437,15 @@ fn draw_frame(state: &mut AppState, render: &Option<RenderOptions>, screen: Vec2
     let viewport = state.viewport_px;
     if let Some(mode) = state.lesson.as_mut() {
         mode.fit_if_needed(screen, viewport);
+        // "Export SVG", or a render that writes one: record this frame's views.
+        let record = mode.export_svg || render.as_ref().is_some_and(|r| r.svg_out.is_some());
+        if record {
+            lesson::svg::start(screen);
+        }
         lesson::draw(mode);
+        if record {
+            mode.last_svg = lesson::svg::finish();
+        }
     } else {
         draw::world::draw_grid(state);
         draw::world::draw_bodies(state);
@@ -473,6 +483,11 @@ fn finish_frame(
             if r.stats {
                 println!("{}", frames.stats.summary(state.world.bodies().len()));
             }
+            if let (Some(path), Some(svg)) = (&r.svg_out, state.lesson.as_ref().and_then(|m| m.last_svg.as_ref())) {
+                if let Err(e) = crate::scene::write_atomically(path, svg.as_bytes()) {
+                    return Some(Err(format!("cannot write {}: {e}", path.display())));
+                }
+            }
             if let (Some(path), Some(mode)) = (&r.predict_out, &state.lesson) {
                 if let Err(e) = std::fs::write(path, mode.next_question_json().to_string() + "\n") {
                     return Some(Err(format!("cannot write {}: {e}", path.display())));
@@ -485,6 +500,18 @@ fn finish_frame(
                 }
             }
             return Some(save_screenshot(&r.out).map(|_| ()));
+        }
+    } else if let Some(svg) = state.lesson.as_mut().filter(|m| m.export_svg).and_then(|m| {
+        m.export_svg = false;
+        m.last_svg.take()
+    }) {
+        let dir = screenshot::screenshot_dir();
+        let path = screenshot::next_path(&dir, "svg");
+        let written =
+            std::fs::create_dir_all(&dir).and_then(|()| crate::scene::write_atomically(&path, svg.as_bytes()));
+        match written {
+            Ok(()) => state.set_status(format!("lesson step saved as SVG: {}", path.display())),
+            Err(e) => state.set_error(format!("SVG not saved to {}: {e}", path.display())),
         }
     } else if intents.screenshot {
         match save_screenshot(&screenshot::next_screenshot_path(&screenshot::screenshot_dir())) {

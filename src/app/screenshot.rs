@@ -56,13 +56,19 @@ pub fn screenshot_dir() -> PathBuf {
 
 /// A new screenshot path in `dir`: `collision-lab-<unix seconds>[-n].png`.
 pub fn next_screenshot_path(dir: &Path) -> PathBuf {
+    next_path(dir, "png")
+}
+
+/// A new file name in `dir` with `extension` (`collision-lab-<seconds>[-n].<ext>`),
+/// never an existing file's.
+pub fn next_path(dir: &Path, extension: &str) -> PathBuf {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let mut path = dir.join(format!("collision-lab-{secs}.png"));
+    let mut path = dir.join(format!("collision-lab-{secs}.{extension}"));
     let mut n = 1;
     while path.exists() {
-        path = dir.join(format!("collision-lab-{secs}-{n}.png"));
+        path = dir.join(format!("collision-lab-{secs}-{n}.{extension}"));
         n += 1;
     }
     path

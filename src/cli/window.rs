@@ -64,6 +64,9 @@ pub struct RenderArgs {
     /// view, prompt, and its answers in screen pixels) as JSON
     #[arg(long, value_name = "OUT.json")]
     pub predict: Option<PathBuf>,
+    /// Lesson scenes: also write the lesson's views as SVG (vector, for slides)
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<PathBuf>,
     /// Lesson scenes: the step to show (0 is the first; `last` the answer).
     #[arg(long, value_parser = parse_step)]
     pub lesson_step: Option<usize>,
@@ -141,6 +144,7 @@ pub fn render(args: &RenderArgs) -> Result<(), CliError> {
             },
             labels_out: args.labels.clone(),
             predict_out: args.predict.clone(),
+            svg_out: args.svg.clone(),
         }),
         startup_error: None,
         exit_after_s: None,

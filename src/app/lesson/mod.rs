@@ -26,6 +26,7 @@ pub mod paint;
 pub mod panel;
 pub mod predict;
 pub mod strip;
+pub mod svg;
 pub mod world_view;
 
 use super::camera::Camera;
@@ -175,6 +176,10 @@ pub struct LessonMode {
     /// The end-of-lesson quiz: the choice picked for each question, and whether the
     /// answers have been checked.
     pub quiz: QuizState,
+    /// "Export SVG" was asked: the next frame's views are recorded (`svg.rs`) …
+    pub export_svg: bool,
+    /// … into this, until the frame's end writes it.
+    pub last_svg: Option<String>,
 }
 
 /// The quiz's answers so far (its questions come from the trace: `lesson::quiz`).
@@ -213,6 +218,8 @@ impl LessonMode {
             edited: false,
             predict: predict::PredictState::default(),
             quiz: QuizState::default(),
+            export_svg: false,
+            last_svg: None,
         };
         mode.has_strip = mode.trace_has_sat_axes();
         mode.fit(screen_size_px, (Vec2::ZERO, screen_size_px));
@@ -459,6 +466,10 @@ pub fn draw(mode: &LessonMode) {
 pub(crate) fn scissor(rect: Option<Rect>) {
     if !paint::live() {
         return;
+    }
+    match rect {
+        Some(r) => svg::begin_clip(r),
+        None => svg::end_clip(),
     }
     let dpi = macroquad::window::screen_dpi_scale();
     // SAFETY: macroquad's documented way to reach the batcher; called on the window's

@@ -9,6 +9,7 @@
 //! labels went, for the tests.
 
 use super::colors;
+use super::svg;
 use super::Rect;
 use crate::app::camera::Camera;
 use crate::app::labels::{self, LabelRequest};
@@ -112,6 +113,12 @@ pub fn origin_mark(center_px: Vec2, half_px: f32) {
 pub fn line(camera: &Camera, a_world: Vec2, b_world: Vec2, width_px: f32, color: Color) {
     if live() {
         crate::app::draw::line(camera, a_world, b_world, width_px, color);
+        svg::line(
+            camera.world_to_screen(a_world),
+            camera.world_to_screen(b_world),
+            width_px,
+            color,
+        );
     }
 }
 
@@ -119,6 +126,10 @@ pub fn line(camera: &Camera, a_world: Vec2, b_world: Vec2, width_px: f32, color:
 pub fn outline(camera: &Camera, points_world: &[Vec2], width_px: f32, color: Color) {
     if live() {
         crate::app::draw::outline(camera, points_world, width_px, color);
+        if svg::recording() {
+            let points: Vec<Vec2> = points_world.iter().map(|&p| camera.world_to_screen(p)).collect();
+            svg::outline(&points, width_px, color);
+        }
     }
 }
 
@@ -126,6 +137,10 @@ pub fn outline(camera: &Camera, points_world: &[Vec2], width_px: f32, color: Col
 pub fn fill_convex(camera: &Camera, points_world: &[Vec2], color: Color) {
     if live() {
         crate::app::draw::fill_convex(camera, points_world, color);
+        if svg::recording() {
+            let points: Vec<Vec2> = points_world.iter().map(|&p| camera.world_to_screen(p)).collect();
+            svg::polygon(&points, color);
+        }
     }
 }
 
@@ -133,6 +148,22 @@ pub fn fill_convex(camera: &Camera, points_world: &[Vec2], color: Color) {
 pub fn arrow(camera: &Camera, from_world: Vec2, vector_world: Vec2, width_px: f32, color: Color) {
     if live() {
         crate::app::draw::arrow(camera, from_world, vector_world, width_px, color);
+        if svg::recording() {
+            // The same geometry as `draw::arrow_px`: a head 30% of the length, at most 10 px.
+            let (a, b) = (
+                camera.world_to_screen(from_world),
+                camera.world_to_screen(from_world + vector_world),
+            );
+            svg::line(a, b, width_px, color);
+            let length = (b - a).length();
+            if length >= 1.0 {
+                let dir = (b - a) / length;
+                let head = (length * 0.3).min(10.0);
+                let side = Vec2::new(-dir.y, dir.x) * head * 0.5;
+                let base = b - dir * head;
+                svg::polygon(&[b, base + side, base - side], color);
+            }
+        }
     }
 }
 
@@ -140,6 +171,7 @@ pub fn arrow(camera: &Camera, from_world: Vec2, vector_world: Vec2, width_px: f3
 pub fn draw_circle(x: f32, y: f32, r: f32, color: Color) {
     if live() {
         mq::draw_circle(x, y, r, color);
+        svg::circle(Vec2::new(x, y), r, None, color);
     }
 }
 
@@ -147,6 +179,7 @@ pub fn draw_circle(x: f32, y: f32, r: f32, color: Color) {
 pub fn draw_circle_lines(x: f32, y: f32, r: f32, width: f32, color: Color) {
     if live() {
         mq::draw_circle_lines(x, y, r, width, color);
+        svg::circle(Vec2::new(x, y), r, Some(width), color);
     }
 }
 
@@ -154,6 +187,7 @@ pub fn draw_circle_lines(x: f32, y: f32, r: f32, width: f32, color: Color) {
 pub fn draw_line(x0: f32, y0: f32, x1: f32, y1: f32, width: f32, color: Color) {
     if live() {
         mq::draw_line(x0, y0, x1, y1, width, color);
+        svg::line(Vec2::new(x0, y0), Vec2::new(x1, y1), width, color);
     }
 }
 
@@ -161,6 +195,7 @@ pub fn draw_line(x0: f32, y0: f32, x1: f32, y1: f32, width: f32, color: Color) {
 pub fn draw_rectangle(x: f32, y: f32, w: f32, h: f32, color: Color) {
     if live() {
         mq::draw_rectangle(x, y, w, h, color);
+        svg::rect(Vec2::new(x, y), Vec2::new(w, h), None, color);
     }
 }
 
@@ -168,6 +203,7 @@ pub fn draw_rectangle(x: f32, y: f32, w: f32, h: f32, color: Color) {
 pub fn draw_rectangle_lines(x: f32, y: f32, w: f32, h: f32, width: f32, color: Color) {
     if live() {
         mq::draw_rectangle_lines(x, y, w, h, width, color);
+        svg::rect(Vec2::new(x, y), Vec2::new(w, h), Some(width), color);
     }
 }
 
@@ -189,7 +225,11 @@ pub fn ascii(text: &str) -> String {
 /// Draws `text` (made ASCII) at a screen point.
 pub fn text(text: &str, x: f32, y: f32, size: f32, color: Color) {
     if live() {
-        mq::draw_text(ascii(text), x, y, size, color);
+        let shown = ascii(text);
+        mq::draw_text(&shown, x, y, size, color);
+        if svg::recording() {
+            svg::text(&shown, Vec2::new(x, y), size, measure(&shown, size).0, color);
+        }
     }
 }
 
@@ -297,6 +337,13 @@ pub fn end_view(rect: Rect) {
                 LABEL_PX,
                 l.color,
             );
+            svg::text(
+                &l.text,
+                Vec2::new(p.rect.min.x + 2.0, p.rect.min.y + offset_y + 2.0),
+                LABEL_PX,
+                size.x - 4.0,
+                l.color,
+            );
         }
     }
     {
@@ -373,6 +420,7 @@ pub fn label_px(p: Vec2, text: &str, color: Color) {
     );
     if live() {
         mq::draw_text(&text, p.x, p.y, LABEL_PX, color);
+        svg::text(&text, p, LABEL_PX, w, color);
     }
 }
 

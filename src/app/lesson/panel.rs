@@ -300,6 +300,13 @@ fn player_ui(ui: &mut egui::Ui, mode: &mut LessonMode) -> Option<String> {
 fn predict_ui(ui: &mut egui::Ui, mode: &mut LessonMode) -> Option<String> {
     let mut said = None;
     ui.horizontal(|ui| {
+        if ui
+            .button("Export SVG")
+            .on_hover_text("This step's views as a vector picture, for slides (saved next to the screenshots)")
+            .clicked()
+        {
+            mode.export_svg = true;
+        }
         let mut on = mode.predict.on;
         if ui
             .checkbox(&mut on, "Predict (K)")

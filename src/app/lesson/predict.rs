@@ -6,12 +6,12 @@
 //! Next (→) while a question is open reveals the step without scoring ("skipped"); Esc
 //! closes the question and stays. Scores stay in the window: nothing is written or sent.
 
-use super::paint::{arrow, dot, label, line, ring};
+use super::paint::{arrow, dot, draw_rectangle_lines, label, line, ring};
 use super::{colors, LessonMode, Rect};
 use crate::app::camera::Camera;
 use crate::lesson::{question, PredictView, Question, Scoreboard};
 use crate::math::Vec2;
-use macroquad::prelude::{draw_rectangle_lines, Color};
+use macroquad::prelude::Color;
 
 /// Predict mode's state in one lesson.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -3,11 +3,12 @@
 //! (the row holding it is starred). Drawn with macroquad under the two views.
 
 use super::paint::label_px;
+use super::paint::{draw_line, draw_rectangle, draw_rectangle_lines};
 use super::{colors, Rect};
 use crate::lesson::{fmt_num, SatRow, StepState};
 use crate::math::Vec2;
 use crate::narrow::trace::{AxisSource, Owner};
-use macroquad::prelude::{draw_line, draw_rectangle, draw_rectangle_lines, Color};
+use macroquad::prelude::Color;
 
 /// Height of the heading (px).
 pub const HEADER_PX: f32 = 28.0;
