@@ -79,3 +79,61 @@ fn bench_rejects_an_unknown_family() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("blob"));
 }
+
+/// `bench --big-curve` times every tree with every node volume, says whether all agree
+/// with no tree, and fits the cost model per volume. No timing is asserted.
+#[test]
+fn big_curve_has_rows_for_every_node_volume() {
+    let dir = std::env::temp_dir().join(format!("collision-lab-curve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_collision-lab"))
+        .args([
+            "bench",
+            "--quick",
+            "--families",
+            "comb",
+            "--vertices",
+            "8",
+            "--pairs",
+            "1",
+        ])
+        .args(["--big-curve", "--curve-vertices", "16,64", "--no-progress", "--out-dir"])
+        .arg(&dir)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for volume in ["AABB", "circle", "OBB", "8-DOP"] {
+        assert!(
+            stdout.contains(&format!("NonConvexSat, {volume} tree")),
+            "{volume}: {stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("exact overlap, {volume} piece tree")),
+            "{volume}"
+        );
+        assert!(
+            stdout.lines().any(|l| l.starts_with(&format!("| {volume} |"))),
+            "a cost-model row for {volume}: {stdout}"
+        );
+    }
+    // Every row: all trees agree with no tree.
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("| gear |") || l.starts_with("| coastline |"))
+        .collect();
+    assert_eq!(rows.len(), 4, "{stdout}");
+    assert!(rows.iter().all(|r| r.trim_end().ends_with("| yes |")), "{rows:?}");
+    let csv = std::fs::read_to_string(dir.join("tree_curve.csv")).expect("the curve's CSV");
+    for volume in ["AABB", "circle", "OBB", "8-DOP"] {
+        assert!(
+            csv.lines().filter(|l| l.contains(&format!(",{volume},"))).count() >= 8,
+            "{volume}: {csv}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

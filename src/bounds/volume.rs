@@ -153,6 +153,124 @@ impl BoundingVolume {
     }
 }
 
+/// What a bounding-volume tree asks of its nodes' volumes (`geometry::edge_tree`): build
+/// one around points, bound a projection from above, move one into another frame, and
+/// bound the distance between two from below. Each bound errs on the safe side by more
+/// than the rounding it involves, so a tree of any kind prunes only what cannot matter
+/// and gives the same answers as a tree of boxes.
+impl BoundingVolume {
+    /// The volume of `kind` around `points` (their own frame).
+    pub fn around_points(points: &[Vec2], kind: BoundKind) -> BoundingVolume {
+        let here = Pose::IDENTITY;
+        match kind {
+            BoundKind::Aabb => BoundingVolume::Aabb(Aabb::from_points(points)),
+            BoundKind::Circle => BoundingVolume::Circle(BoundingCircle::from_points_posed(points, &here)),
+            BoundKind::Obb => BoundingVolume::Obb(Obb::from_points_posed(points, &here)),
+            BoundKind::Kdop8 => BoundingVolume::Kdop8(Kdop8::from_points_posed(points, &here)),
+        }
+    }
+
+    /// An upper bound on `p · axis` over every point `p` of the volume, at least as large
+    /// as any such product computed in f32 (a relative slack covers the rounding).
+    pub fn max_along(&self, axis: Vec2) -> f32 {
+        let (value, magnitude) = match self {
+            BoundingVolume::Aabb(b) => {
+                let x = if axis.x >= 0.0 { b.max.x } else { b.min.x };
+                let y = if axis.y >= 0.0 { b.max.y } else { b.min.y };
+                // Exact in the rounding sense already (module docs of `edge_tree`).
+                return x * axis.x + y * axis.y;
+            }
+            BoundingVolume::Circle(c) => (
+                c.center.dot(axis) + c.radius * axis.length(),
+                c.center.length() + c.radius,
+            ),
+            BoundingVolume::Obb(o) => {
+                let [u, v] = o.axes();
+                (
+                    o.center.dot(axis) + o.half_extents.x * u.dot(axis).abs() + o.half_extents.y * v.dot(axis).abs(),
+                    o.center.length() + o.half_extents.length(),
+                )
+            }
+            BoundingVolume::Kdop8(k) => {
+                let outline = k.outline();
+                let best = outline.iter().map(|p| p.dot(axis)).fold(f32::NEG_INFINITY, f32::max);
+                (best, outline.iter().map(|p| p.length()).fold(0.0, f32::max))
+            }
+        };
+        value + 16.0 * f32::EPSILON * magnitude * axis.length()
+    }
+
+    /// This volume, given in frame B, expressed in frame A by `b_to_a` and grown by
+    /// `margin` (m) all round: a volume of the same kind holding every point it held.
+    pub fn moved(&self, b_to_a: &Pose, margin: f32) -> BoundingVolume {
+        match self {
+            BoundingVolume::Aabb(b) => {
+                let corners = [b.min, Vec2::new(b.max.x, b.min.y), b.max, Vec2::new(b.min.x, b.max.y)];
+                BoundingVolume::Aabb(Aabb::from_points(&corners.map(|c| b_to_a.apply_point(c))).inflated(margin))
+            }
+            BoundingVolume::Circle(c) => {
+                let center = b_to_a.apply_point(c.center);
+                let slack = 8.0 * f32::EPSILON * (center.length() + c.radius);
+                BoundingVolume::Circle(BoundingCircle {
+                    center,
+                    radius: c.radius + margin + slack,
+                })
+            }
+            BoundingVolume::Obb(o) => {
+                let center = b_to_a.apply_point(o.center);
+                let slack = 8.0 * f32::EPSILON * (center.length() + o.half_extents.length());
+                BoundingVolume::Obb(Obb {
+                    center,
+                    rotation: b_to_a.rotation.compose(o.rotation),
+                    half_extents: o.half_extents + Vec2::splat(margin + slack),
+                })
+            }
+            BoundingVolume::Kdop8(k) => {
+                // The directions are fixed in each frame: bound the turned outline again.
+                let mut moved = Kdop8::EMPTY;
+                for p in k.outline() {
+                    moved.add_point(b_to_a.apply_point(p));
+                }
+                let slack = 8.0 * f32::EPSILON * moved.max.iter().chain(&moved.min).fold(0.0f32, |m, x| m.max(x.abs()));
+                for i in 0..4 {
+                    moved.min[i] -= margin + slack;
+                    moved.max[i] += margin + slack;
+                }
+                BoundingVolume::Kdop8(moved)
+            }
+        }
+    }
+
+    /// A lower bound on the distance between two volumes of the same kind (0 when they
+    /// overlap): a separating direction's gap, which the true distance is at least.
+    /// Mixed kinds give 0 (no bound).
+    pub fn gap_to(&self, other: &BoundingVolume) -> f32 {
+        use BoundingVolume as V;
+        let gap = match (self, other) {
+            (V::Aabb(p), V::Aabb(q)) => (p.min - q.max).max(q.min - p.max).max(Vec2::ZERO).length(),
+            (V::Circle(p), V::Circle(q)) => (p.center - q.center).length() - p.radius - q.radius,
+            (V::Obb(p), V::Obb(q)) => {
+                let (pa, qa) = (p.outline(), q.outline());
+                p.axes()
+                    .into_iter()
+                    .chain(q.axes())
+                    .map(|axis| interval_gap(project(&pa, axis), project(&qa, axis)))
+                    .fold(0.0, f32::max)
+            }
+            (V::Kdop8(p), V::Kdop8(q)) => (0..4)
+                .map(|i| (p.min[i] - q.max[i]).max(q.min[i] - p.max[i]))
+                .fold(0.0, f32::max),
+            _ => 0.0,
+        };
+        gap.max(0.0)
+    }
+}
+
+/// How far apart two intervals are (negative when they overlap).
+fn interval_gap(a: (f32, f32), b: (f32, f32)) -> f32 {
+    (a.0 - b.1).max(b.0 - a.1)
+}
+
 /// Builds the bounding volume of `kind` for `shape` at `pose` (world frame); the same as
 /// [`BoundingVolume::of_shape`].
 pub fn bound_shape(shape: &Shape, pose: &Pose, kind: BoundKind) -> BoundingVolume {

@@ -18,12 +18,20 @@
 //!   pairs whose boxes overlap (B's boxes turned into A's frame), handing the leaf items
 //!   that may touch to the caller (the exact overlap test clips only those piece pairs).
 //!
+//! **Node volumes.** Nodes are bounded by axis-aligned boxes unless the tree is built
+//! with another [`BoundKind`] (`over_edges_with`: circle, OBB, 8-DOP; the OBB-tree of
+//! Gottschalk, Lin and Manocha, 1996, in 2D). The queries then prune with that volume's
+//! own bounds (`BoundingVolume::max_along`, `moved`, `gap_to`), each erring on the safe
+//! side by more than its rounding, so every kind gives the same answers as the boxes
+//! (`tests/edge_tree.rs`); only the number of nodes visited and the cost of a visit
+//! differ (`bench --big-curve`). Splits always use the boxes.
+//!
 //! Built once, at `Polygon::new`, by halving: a node over a run of items splits it at the
 //! median of the items' box centres along the longer side of its box (O(n log n)),
 //! leaves of at most [`LEAF_ITEMS`] items. Nodes are stored in pre-order, so the left
 //! child of node i is i + 1.
 
-use crate::bounds::Aabb;
+use crate::bounds::{Aabb, BoundKind, BoundingVolume};
 use crate::math::{Pose, Vec2};
 
 /// Items per leaf. Eight vertices project in about the time a node's box test takes, so
@@ -59,25 +67,68 @@ pub struct EdgeTree {
     order: Vec<u32>,
     /// Each item's box, by item index.
     item_bounds: Vec<Aabb>,
+    /// The node volume the queries prune with. Every tree keeps its nodes' boxes (the
+    /// split uses them); a tree of another kind also has `volumes`.
+    kind: BoundKind,
+    /// Per node, its volume of `kind` around its items' points (empty for boxes).
+    volumes: Vec<BoundingVolume>,
+    /// Per item, the points its volume holds (an edge's two ends twice, a box's corners).
+    item_points: Vec<[Vec2; 4]>,
 }
 
 impl EdgeTree {
     /// The tree over the edges of a closed outline: edge i runs from vertex i to vertex
     /// i + 1 (wrapping), and its box holds both ends.
     pub fn over_edges(vertices: &[Vec2]) -> EdgeTree {
+        EdgeTree::over_edges_with(vertices, BoundKind::Aabb)
+    }
+
+    /// [`EdgeTree::over_edges`] with nodes bounded by volumes of `kind` (the answers are
+    /// the same for every kind; only the work differs).
+    pub fn over_edges_with(vertices: &[Vec2], kind: BoundKind) -> EdgeTree {
         let n = vertices.len();
+        let ends = |i: usize| (vertices[i], vertices[(i + 1) % n]);
         let boxes = (0..n)
-            .map(|i| Aabb::from_points(&[vertices[i], vertices[(i + 1) % n]]))
+            .map(|i| {
+                let (p, q) = ends(i);
+                Aabb::from_points(&[p, q])
+            })
             .collect();
-        EdgeTree::over_boxes(boxes)
+        let points = (0..n)
+            .map(|i| {
+                let (p, q) = ends(i);
+                [p, q, p, q]
+            })
+            .collect();
+        EdgeTree::build_tree(boxes, points, kind)
     }
 
     /// The tree over arbitrary item boxes (local frame).
     pub fn over_boxes(item_bounds: Vec<Aabb>) -> EdgeTree {
+        EdgeTree::over_boxes_with(item_bounds, BoundKind::Aabb)
+    }
+
+    /// [`EdgeTree::over_boxes`] with nodes bounded by volumes of `kind`.
+    pub fn over_boxes_with(item_bounds: Vec<Aabb>, kind: BoundKind) -> EdgeTree {
+        let points = item_bounds
+            .iter()
+            .map(|b| [b.min, Vec2::new(b.max.x, b.min.y), b.max, Vec2::new(b.min.x, b.max.y)])
+            .collect();
+        EdgeTree::build_tree(item_bounds, points, kind)
+    }
+
+    fn build_tree(item_bounds: Vec<Aabb>, item_points: Vec<[Vec2; 4]>, kind: BoundKind) -> EdgeTree {
         let mut tree = EdgeTree {
             nodes: Vec::with_capacity(2 * item_bounds.len() / LEAF_ITEMS + 1),
             order: (0..item_bounds.len() as u32).collect(),
             item_bounds,
+            kind,
+            volumes: Vec::new(),
+            item_points: if kind == BoundKind::Aabb {
+                Vec::new()
+            } else {
+                item_points
+            },
         };
         if !tree.order.is_empty() {
             tree.build(0, tree.order.len());
@@ -98,6 +149,13 @@ impl EdgeTree {
             first_or_right: lo as u32,
             count: (hi - lo) as u32,
         });
+        if self.kind != BoundKind::Aabb {
+            let points: Vec<Vec2> = self.order[lo..hi]
+                .iter()
+                .flat_map(|&i| self.item_points[i as usize])
+                .collect();
+            self.volumes.push(BoundingVolume::around_points(&points, self.kind));
+        }
         if hi - lo <= LEAF_ITEMS {
             return index;
         }
@@ -123,6 +181,28 @@ impl EdgeTree {
         index
     }
 
+    /// The kind of volume the nodes are bounded by.
+    pub fn kind(&self) -> BoundKind {
+        self.kind
+    }
+
+    /// Node `i`'s volume (its box, for a tree of boxes).
+    fn volume(&self, i: usize) -> BoundingVolume {
+        match self.volumes.get(i) {
+            Some(v) => v.clone(),
+            None => BoundingVolume::Aabb(self.nodes[i].bounds),
+        }
+    }
+
+    /// An upper bound on the projection of node `i`'s points on `axis`.
+    #[inline]
+    fn bound_along(&self, i: usize, axis: Vec2) -> f32 {
+        match self.volumes.get(i) {
+            Some(v) => v.max_along(axis),
+            None => BoundingVolume::Aabb(self.nodes[i].bounds).max_along(axis),
+        }
+    }
+
     /// Number of nodes (leaves and inner nodes).
     pub fn node_count(&self) -> usize {
         self.nodes.len()
@@ -138,12 +218,9 @@ impl EdgeTree {
     /// maximum over every vertex of `v.x·axis.x + v.y·axis.y` (see the module docs).
     /// Edge i contributes its start vertex i, so every vertex is counted once.
     pub fn max_projection(&self, vertices: &[Vec2], axis: Vec2) -> (f32, ProjectionCost) {
-        // The box corner furthest along the axis, projected with the vertices' formula.
-        let corner = |b: &Aabb| {
-            let x = if axis.x >= 0.0 { b.max.x } else { b.min.x };
-            let y = if axis.y >= 0.0 { b.max.y } else { b.min.y };
-            x * axis.x + y * axis.y
-        };
+        // A box: its corner furthest along the axis, projected with the vertices'
+        // formula; another volume: its support, with a slack for rounding.
+        let corner = |i: usize| self.bound_along(i, axis);
         let mut best = f32::NEG_INFINITY;
         let mut cost = ProjectionCost::default();
         let mut stack: [u32; 64] = [0; 64];
@@ -158,7 +235,7 @@ impl EdgeTree {
             let i = stack[top] as usize;
             let node = &self.nodes[i];
             cost.nodes += 1;
-            if corner(&node.bounds) <= best {
+            if corner(i) <= best {
                 continue;
             }
             if node.count > 0 {
@@ -173,7 +250,7 @@ impl EdgeTree {
             }
             // Best first: push the less promising child first so the other pops next.
             let (left, right) = (i + 1, node.first_or_right as usize);
-            let (near, far) = if corner(&self.nodes[left].bounds) >= corner(&self.nodes[right].bounds) {
+            let (near, far) = if corner(left) >= corner(right) {
                 (left, right)
             } else {
                 (right, left)
@@ -220,6 +297,7 @@ impl EdgeTree {
             let corners = [b.min, Vec2::new(b.max.x, b.min.y), b.max, Vec2::new(b.min.x, b.max.y)];
             Aabb::from_points(&corners.map(|c| xf_ab.apply_point(c))).inflated(margin)
         };
+        let boxes_only = self.volumes.is_empty() && other.volumes.is_empty();
         let mut tests = 0;
         // Inline: a world step descends these trees for every non-convex pair and must
         // not allocate; 64 entries hold the descent of trees 30 levels deep, and a deeper
@@ -228,7 +306,13 @@ impl EdgeTree {
         while let Some((i, j)) = stack.pop() {
             let (na, nb) = (&self.nodes[i as usize], &other.nodes[j as usize]);
             tests += 1;
-            if !na.bounds.overlaps(&to_a(&nb.bounds)) {
+            let overlap = if boxes_only {
+                na.bounds.overlaps(&to_a(&nb.bounds))
+            } else {
+                self.volume(i as usize)
+                    .overlaps(&other.volume(j as usize).moved(&xf_ab, margin))
+            };
+            if !overlap {
                 continue;
             }
             match (na.count > 0, nb.count > 0) {
@@ -283,6 +367,7 @@ impl EdgeTree {
             let d = (p.min - q.max).max(q.min - p.max).max(Vec2::ZERO);
             d.length()
         };
+        let boxes_only = self.volumes.is_empty() && other.volumes.is_empty();
         let mut best = f32::INFINITY;
         // Inline: a world step descends these trees for every non-convex pair and must
         // not allocate; 64 entries hold the descent of trees 30 levels deep, and a deeper
@@ -290,8 +375,14 @@ impl EdgeTree {
         let mut stack: smallvec::SmallVec<[(u32, u32); 64]> = smallvec::smallvec![(0, 0)];
         while let Some((i, j)) = stack.pop() {
             let (na, nb) = (&self.nodes[i as usize], &other.nodes[j as usize]);
-            // A 1e-6 relative slack: the boxes of B are rounded into A's frame.
-            if box_gap(&na.bounds, &to_a(&nb.bounds)) * (1.0 - 1e-6) > best {
+            let gap = if boxes_only {
+                box_gap(&na.bounds, &to_a(&nb.bounds))
+            } else {
+                self.volume(i as usize)
+                    .gap_to(&other.volume(j as usize).moved(&xf_ab, 0.0))
+            };
+            // A 1e-6 relative slack: the volumes of B are rounded into A's frame.
+            if gap * (1.0 - 1e-6) > best {
                 continue;
             }
             match (na.count > 0, nb.count > 0) {

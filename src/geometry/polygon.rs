@@ -116,6 +116,18 @@ impl Polygon {
         }
     }
 
+    /// The same polygon with the nodes of both trees bounded by volumes of `kind`
+    /// (boxes by default): every query gives the same answer, only its work differs
+    /// (`bench --big-curve` compares them).
+    pub fn with_tree_volume(mut self, kind: crate::bounds::BoundKind) -> Polygon {
+        let piece_boxes = self.pieces.iter().map(|p| Aabb::from_points(p.vertices())).collect();
+        self.trees = Box::new(PolygonTrees {
+            edges: EdgeTree::over_edges_with(&self.vertices, kind),
+            pieces: EdgeTree::over_boxes_with(piece_boxes, kind),
+        });
+        self
+    }
+
     /// Counter-clockwise vertices, local frame.
     pub fn vertices(&self) -> &[Vec2] {
         &self.vertices

@@ -1,6 +1,11 @@
 //! Past the paper: time against vertex count up to 10,000 for NonConvexSat and the
 //! exact overlap test, each with and without the bounding-volume trees (Liu et al.'s (2018)
-//! lesson in 2D: a coastline or a gear with 500 teeth must still collide in real time).
+//! lesson in 2D: a coastline or a gear with 500 teeth must still collide in real time),
+//! and each tree with each kind of node volume — AABB, circle, OBB, 8-DOP — so the
+//! OBB-tree paper's claim (Gottschalk, Lin and Manocha, "OBBTree", 1996: tighter
+//! volumes, fewer tests) can be checked in 2D against what each test costs. The cost
+//! model T = Nv·Cv + Np·Cp is fitted per kind from the measured work and times
+//! ([`fit_costs`]).
 //!
 //! Shapes: a gear (n/4 teeth: 500 teeth at 2000 vertices) and a coastline (fractal
 //! star-shaped outline), 1 m across. Poses: A at the origin, B's origin 0.5 m away in a
@@ -12,6 +17,7 @@
 
 use super::measure::time_per_call;
 use super::workload::SHAPE_SIZE_M;
+use collision_lab::bounds::BoundKind;
 use collision_lab::geometry::families::{Family, SplitMix64};
 use collision_lab::geometry::{Polygon, Shape};
 use collision_lab::math::{Pose, Vec2};
@@ -34,48 +40,86 @@ const MAX_PREDICTED_NS: f64 = 4e9;
 pub enum Query {
     /// NonConvexSat over every vertex.
     SatAllVertices,
-    /// NonConvexSat through the edge trees.
-    SatEdgeTree,
+    /// NonConvexSat through the edge trees, nodes bounded by this kind of volume.
+    SatEdgeTree(BoundKind),
     /// Exact overlap clipping every piece pair.
     OverlapAllPairs,
     /// Exact overlap clipping the piece pairs the piece trees find.
-    OverlapPieceTree,
+    OverlapPieceTree(BoundKind),
 }
 
 impl Query {
-    /// Every query, in table order.
-    pub const ALL: [Query; 4] = [
+    /// Every query, in table order: each tree with each node volume.
+    pub const ALL: [Query; 10] = [
         Query::SatAllVertices,
-        Query::SatEdgeTree,
+        Query::SatEdgeTree(BoundKind::Aabb),
+        Query::SatEdgeTree(BoundKind::Circle),
+        Query::SatEdgeTree(BoundKind::Obb),
+        Query::SatEdgeTree(BoundKind::Kdop8),
         Query::OverlapAllPairs,
-        Query::OverlapPieceTree,
+        Query::OverlapPieceTree(BoundKind::Aabb),
+        Query::OverlapPieceTree(BoundKind::Circle),
+        Query::OverlapPieceTree(BoundKind::Obb),
+        Query::OverlapPieceTree(BoundKind::Kdop8),
     ];
 
     /// Label in tables and the chart.
     pub fn name(self) -> &'static str {
+        use BoundKind as K;
         match self {
             Query::SatAllVertices => "NonConvexSat, no tree",
-            Query::SatEdgeTree => "NonConvexSat, edge tree",
+            Query::SatEdgeTree(K::Aabb) => "NonConvexSat, AABB tree",
+            Query::SatEdgeTree(K::Circle) => "NonConvexSat, circle tree",
+            Query::SatEdgeTree(K::Obb) => "NonConvexSat, OBB tree",
+            Query::SatEdgeTree(K::Kdop8) => "NonConvexSat, 8-DOP tree",
             Query::OverlapAllPairs => "exact overlap, all piece pairs",
-            Query::OverlapPieceTree => "exact overlap, piece tree",
+            Query::OverlapPieceTree(K::Aabb) => "exact overlap, AABB piece tree",
+            Query::OverlapPieceTree(K::Circle) => "exact overlap, circle piece tree",
+            Query::OverlapPieceTree(K::Obb) => "exact overlap, OBB piece tree",
+            Query::OverlapPieceTree(K::Kdop8) => "exact overlap, 8-DOP piece tree",
         }
     }
 
-    /// Runs the query once; the answer reduced to a comparable value.
-    fn run(self, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> (bool, f32) {
+    /// The node volume whose trees the query descends (boxes for the no-tree queries,
+    /// which do not descend).
+    fn volume(self) -> BoundKind {
+        match self {
+            Query::SatEdgeTree(k) | Query::OverlapPieceTree(k) => k,
+            _ => BoundKind::Aabb,
+        }
+    }
+
+    /// The query without a tree that this one must agree with.
+    fn baseline(self) -> Option<Query> {
+        match self {
+            Query::SatEdgeTree(_) => Some(Query::SatAllVertices),
+            Query::OverlapPieceTree(_) => Some(Query::OverlapAllPairs),
+            _ => None,
+        }
+    }
+
+    /// Runs the query once (the shapes' trees have the query's volume); the answer
+    /// reduced to a comparable value, and the work (Nv, Np) when the query reports it.
+    fn run(self, a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> ((bool, f32), (u32, u32)) {
         let sat = |edge_tree| {
             let config = NarrowConfig {
                 edge_tree,
                 ..NarrowConfig::default()
             };
             let c = collide(a, pa, b, pb, Algorithm::NonConvexSat, &config, None);
-            (c.intersect, c.depth)
+            ((c.intersect, c.depth), (c.work.bv_tests, c.work.primitive_tests))
         };
         match self {
             Query::SatAllVertices => sat(EdgeTreePolicy::Never),
-            Query::SatEdgeTree => sat(EdgeTreePolicy::Always),
-            Query::OverlapAllPairs => (polygons_overlap_with(a, pa, b, pb, EdgeTreePolicy::Never), 0.0),
-            Query::OverlapPieceTree => (polygons_overlap_with(a, pa, b, pb, EdgeTreePolicy::Always), 0.0),
+            Query::SatEdgeTree(_) => sat(EdgeTreePolicy::Always),
+            Query::OverlapAllPairs => (
+                (polygons_overlap_with(a, pa, b, pb, EdgeTreePolicy::Never), 0.0),
+                (0, 0),
+            ),
+            Query::OverlapPieceTree(_) => (
+                (polygons_overlap_with(a, pa, b, pb, EdgeTreePolicy::Always), 0.0),
+                (0, 0),
+            ),
         }
     }
 }
@@ -92,21 +136,35 @@ pub struct Point {
     pub poses: usize,
     /// The tree and no-tree answers were equal on every pose timed by both.
     pub same_answer: bool,
+    /// Mean bounding-volume tests (Nv) and primitive tests (Np) per query, over the poses
+    /// timed (zero when the query does not count them).
+    pub nv: f64,
+    pub np: f64,
 }
 
 /// Runs the curve; `tick` is called after each point.
 pub fn run(counts: &[usize], seed: u64, mut tick: impl FnMut(&str)) -> Result<Vec<Point>, String> {
     let mut points = Vec::new();
+    let queries = Query::ALL.len();
     for family in CURVE_FAMILIES {
-        let mut last: [Option<(usize, f64)>; 4] = [None; 4];
-        let mut skipping = [false; 4];
+        let mut last: Vec<Option<(usize, f64)>> = vec![None; queries];
+        let mut skipping = vec![false; queries];
         for &n in counts {
             let build = |s: u64| {
-                Polygon::new(&family.generate(n, SHAPE_SIZE_M, s))
-                    .map(Shape::Polygon)
-                    .map_err(|e| format!("{family} at {n} vertices: {e}"))
+                Polygon::new(&family.generate(n, SHAPE_SIZE_M, s)).map_err(|e| format!("{family} at {n} vertices: {e}"))
             };
             let (a, b) = (build(seed)?, build(seed + 1)?);
+            // The same polygons with each kind of node volume in their trees.
+            let shapes: Vec<(BoundKind, Shape, Shape)> = BoundKind::ALL
+                .into_iter()
+                .map(|k| {
+                    (
+                        k,
+                        Shape::Polygon(a.clone().with_tree_volume(k)),
+                        Shape::Polygon(b.clone().with_tree_volume(k)),
+                    )
+                })
+                .collect();
             let mut rng = SplitMix64::new(seed ^ n as u64);
             let poses: Vec<(Pose, Pose)> = (0..8)
                 .map(|_| {
@@ -115,19 +173,27 @@ pub fn run(counts: &[usize], seed: u64, mut tick: impl FnMut(&str)) -> Result<Ve
                     (pa, Pose::new(dir * (0.5 * SHAPE_SIZE_M), rng.range_f32(-PI, PI)))
                 })
                 .collect();
-            let mut answers: [Vec<(bool, f32)>; 4] = Default::default();
+            let mut answers: Vec<Vec<(bool, f32)>> = vec![Vec::new(); queries];
             for (qi, query) in Query::ALL.into_iter().enumerate() {
+                let (_, a, b) = shapes
+                    .iter()
+                    .find(|(k, _, _)| *k == query.volume())
+                    .expect("every kind is built");
                 let predicted = last[qi].map(|(m, ns)| ns * (n as f64 / m as f64).powi(2));
                 if skipping[qi] || predicted.is_some_and(|p| p > MAX_PREDICTED_NS) {
                     skipping[qi] = true;
-                    points.push(skipped(family, n, &a, query));
+                    points.push(skipped(family, n, a, query));
                     continue;
                 }
                 let start = Instant::now();
                 let mut times = Vec::new();
+                let (mut nv, mut np) = (0.0, 0.0);
                 for (pa, pb) in &poses {
-                    answers[qi].push(query.run(&a, pa, &b, pb));
-                    times.push(time_per_call(2e7, || query.run(&a, pa, &b, pb)));
+                    let (answer, (v, p)) = query.run(a, pa, b, pb);
+                    answers[qi].push(answer);
+                    nv += f64::from(v);
+                    np += f64::from(p);
+                    times.push(time_per_call(2e7, || query.run(a, pa, b, pb)));
                     if start.elapsed().as_nanos() as f64 > POINT_BUDGET_NS {
                         break;
                     }
@@ -135,6 +201,7 @@ pub fn run(counts: &[usize], seed: u64, mut tick: impl FnMut(&str)) -> Result<Ve
                 times.sort_by(f64::total_cmp);
                 let median = times[times.len() / 2];
                 last[qi] = Some((n, median));
+                let timed = times.len() as f64;
                 points.push(Point {
                     family,
                     vertices: n,
@@ -143,17 +210,22 @@ pub fn run(counts: &[usize], seed: u64, mut tick: impl FnMut(&str)) -> Result<Ve
                     ns: Some(median),
                     poses: times.len(),
                     same_answer: true,
+                    nv: nv / timed,
+                    np: np / timed,
                 });
                 tick(&format!("tree curve: {family} {n} {}", query.name()));
             }
-            // Tree and no-tree must agree wherever both ran.
-            for (with, without) in [(1, 0), (3, 2)] {
+            // Every tree, of every volume, must agree with the loop without a tree
+            // wherever both ran.
+            for (with, query) in Query::ALL.into_iter().enumerate() {
+                let Some(base) = query.baseline() else { continue };
+                let without = Query::ALL.iter().position(|q| *q == base).expect("listed");
                 let k = answers[with].len().min(answers[without].len());
                 let same = answers[with][..k] == answers[without][..k];
                 if let Some(p) = points
                     .iter_mut()
                     .rev()
-                    .find(|p| p.family == family && p.vertices == n && p.query == Query::ALL[with])
+                    .find(|p| p.family == family && p.vertices == n && p.query == query)
                 {
                     p.same_answer = same;
                 }
@@ -161,6 +233,42 @@ pub fn run(counts: &[usize], seed: u64, mut tick: impl FnMut(&str)) -> Result<Ve
         }
     }
     Ok(points)
+}
+
+/// Per node volume, the cost model T = Nv·Cv + Np·Cp of Liu et al. (2018) fitted by
+/// least squares (no intercept) to the NonConvexSat tree points: (kind, Cv ns, Cp ns,
+/// points used, relative RMS error of the fit).
+pub fn fit_costs(points: &[Point]) -> Vec<(BoundKind, f64, f64, usize, f64)> {
+    BoundKind::ALL
+        .into_iter()
+        .filter_map(|kind| {
+            let rows: Vec<(f64, f64, f64)> = points
+                .iter()
+                .filter(|p| p.query == Query::SatEdgeTree(kind))
+                .filter_map(|p| Some((p.nv, p.np, p.ns?)))
+                .collect();
+            let (mut svv, mut svp, mut spp, mut svt, mut spt) = (0.0, 0.0, 0.0, 0.0, 0.0);
+            for &(v, p, t) in &rows {
+                svv += v * v;
+                svp += v * p;
+                spp += p * p;
+                svt += v * t;
+                spt += p * t;
+            }
+            let det = svv * spp - svp * svp;
+            if rows.len() < 2 || det.abs() < 1e-9 {
+                return None;
+            }
+            let cv = (svt * spp - spt * svp) / det;
+            let cp = (spt * svv - svt * svp) / det;
+            let (mut err, mut total) = (0.0, 0.0);
+            for &(v, p, t) in &rows {
+                err += (v * cv + p * cp - t).powi(2);
+                total += t * t;
+            }
+            Some((kind, cv, cp, rows.len(), (err / total.max(1e-30)).sqrt()))
+        })
+        .collect()
 }
 
 fn skipped(family: Family, n: usize, a: &Shape, query: Query) -> Point {
@@ -172,6 +280,8 @@ fn skipped(family: Family, n: usize, a: &Shape, query: Query) -> Point {
         ns: None,
         poses: 0,
         same_answer: true,
+        nv: 0.0,
+        np: 0.0,
     }
 }
 
@@ -185,7 +295,7 @@ pub fn markdown(points: &[Point]) -> String {
     for q in Query::ALL {
         let _ = write!(md, " {} |", q.name());
     }
-    md.push_str(" tree speed-up (SAT) | tree speed-up (overlap) | same answers |\n|---|---:|---:|");
+    md.push_str(" fastest edge tree (speed-up) | fastest piece tree (speed-up) | same answers |\n|---|---:|---:|");
     md.push_str(&"---:|".repeat(Query::ALL.len() + 2));
     md.push_str("---|\n");
     let mut keys: Vec<(Family, usize, usize)> = points.iter().map(|p| (p.family, p.vertices, p.pieces)).collect();
@@ -206,9 +316,17 @@ pub fn markdown(points: &[Point]) -> String {
                 None => md.push_str(" skipped (> 4 s predicted) |"),
             }
         }
-        let ratio = |x: Option<f64>, y: Option<f64>| match (x, y) {
-            (Some(x), Some(y)) => format!("{:.1}x", x / y),
-            _ => "–".into(),
+        // The tree of each kind against no tree: the best of the four volumes.
+        let fastest = |tree: fn(BoundKind) -> Query, base: Query| {
+            let best = BoundKind::ALL
+                .into_iter()
+                .filter_map(|k| Some((k, get(tree(k))?)))
+                .min_by(|x, y| x.1.total_cmp(&y.1));
+            match (best, get(base)) {
+                (Some((k, t)), Some(b)) => format!("{} ({:.1}x)", kind_name(k), b / t),
+                (Some((k, _)), None) => kind_name(k).to_string(),
+                _ => "–".into(),
+            }
         };
         let same = points
             .iter()
@@ -217,28 +335,58 @@ pub fn markdown(points: &[Point]) -> String {
         let _ = writeln!(
             md,
             " {} | {} | {} |",
-            ratio(get(Query::SatAllVertices), get(Query::SatEdgeTree)),
-            ratio(get(Query::OverlapAllPairs), get(Query::OverlapPieceTree)),
+            fastest(Query::SatEdgeTree, Query::SatAllVertices),
+            fastest(Query::OverlapPieceTree, Query::OverlapAllPairs),
             if same { "yes" } else { "NO" }
         );
+    }
+    let fits = fit_costs(points);
+    if !fits.is_empty() {
+        md.push_str(
+            "\nCost model T = Nv·Cv + Np·Cp per node volume (NonConvexSat through the edge tree; \
+             least squares over every family and count):\n\n\
+             | node volume | Cv (ns per volume test) | Cp (ns per vertex projected) | points | RMS error |\n\
+             |---|---:|---:|---:|---:|\n",
+        );
+        for (kind, cv, cp, n, err) in fits {
+            let _ = writeln!(
+                md,
+                "| {} | {cv:.1} | {cp:.2} | {n} | {:.0}% |",
+                kind_name(kind),
+                err * 100.0
+            );
+        }
     }
     md
 }
 
 /// The curve as CSV.
 pub fn csv(points: &[Point]) -> String {
-    let mut out = String::from("family,vertices,pieces,query,ns,poses,same_answer\n");
+    let mut out = String::from("family,vertices,pieces,query,node_volume,ns,poses,same_answer,nv,np\n");
     for p in points {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{:.1},{:.1}\n",
             p.family,
             p.vertices,
             p.pieces,
             p.query.name(),
+            kind_name(p.query.volume()),
             p.ns.map_or(String::new(), |ns| format!("{ns:.0}")),
             p.poses,
-            p.same_answer
+            p.same_answer,
+            p.nv,
+            p.np
         ));
     }
     out
+}
+
+/// A node volume's name in tables.
+fn kind_name(kind: BoundKind) -> &'static str {
+    match kind {
+        BoundKind::Aabb => "AABB",
+        BoundKind::Circle => "circle",
+        BoundKind::Obb => "OBB",
+        BoundKind::Kdop8 => "8-DOP",
+    }
 }
