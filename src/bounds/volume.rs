@@ -11,7 +11,7 @@
 
 use super::aabb::Aabb;
 use super::circle::BoundingCircle;
-use super::kdop::Kdop8;
+use super::kdop::{Kdop8, KDOP8_DIRECTIONS};
 use super::obb::{Obb, ObbMethod};
 use crate::geometry::Shape;
 use crate::math::{cross, right_perp, Pose, Vec2};
@@ -192,9 +192,19 @@ impl BoundingVolume {
                 )
             }
             BoundingVolume::Kdop8(k) => {
-                let outline = k.outline();
-                let best = outline.iter().map(|p| p.dot(axis)).fold(f32::NEG_INFINITY, f32::max);
-                (best, outline.iter().map(|p| p.length()).fold(0.0, f32::max))
+                // The 8-DOP lies in its box (slabs 0 and 1) and in its diamond (slabs 2
+                // and 3, an orthonormal pair): bound the projection over each by its
+                // corner furthest along the axis, and keep the smaller. No outline to
+                // build, so a tree of 8-DOPs prunes as cheaply as one of boxes.
+                let corner = |i: usize, j: usize| {
+                    let (di, dj) = (KDOP8_DIRECTIONS[i], KDOP8_DIRECTIONS[j]);
+                    let (ai, aj) = (axis.dot(di), axis.dot(dj));
+                    let si = if ai >= 0.0 { k.max[i] } else { k.min[i] };
+                    let sj = if aj >= 0.0 { k.max[j] } else { k.min[j] };
+                    si * ai + sj * aj
+                };
+                let magnitude = k.max.iter().chain(&k.min).fold(0.0f32, |m, x| m.max(x.abs()));
+                (corner(0, 1).min(corner(2, 3)), 2.0 * magnitude)
             }
         };
         value + 16.0 * f32::EPSILON * magnitude * axis.length()

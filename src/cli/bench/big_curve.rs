@@ -107,7 +107,8 @@ impl Query {
                 ..NarrowConfig::default()
             };
             let c = collide(a, pa, b, pb, Algorithm::NonConvexSat, &config, None);
-            ((c.intersect, c.depth), (c.work.bv_tests, c.work.primitive_tests))
+            // Np: the vertices projected (what a leaf of the edge tree does).
+            ((c.intersect, c.depth), (c.work.bv_tests, c.work.vertices_scanned))
         };
         match self {
             Query::SatAllVertices => sat(EdgeTreePolicy::Never),
