@@ -241,6 +241,36 @@ fn check_decomposition(p: &Polygon) -> Result<(), TestCaseError> {
         area_sum,
         area
     );
+    // An edge marked as a diagonal is shared with another piece (reversed), so it runs
+    // inside the polygon: its middle is on no outline edge. (Diagonals that another
+    // piece splits at a vertex stay unmarked, which is only less pruning.)
+    let size = p.local_aabb().max.length().max(p.local_aabb().min.length());
+    for (k, piece) in pieces.iter().enumerate() {
+        let pv = piece.vertices();
+        let n = pv.len();
+        prop_assert_eq!(piece.diagonals().len(), n);
+        for i in (0..n).filter(|&i| piece.diagonals()[i]) {
+            let (a, b) = (pv[i], pv[(i + 1) % n]);
+            let twin = pieces.iter().enumerate().any(|(l, other)| {
+                let ov = other.vertices();
+                l != k && (0..ov.len()).any(|m| ov[m] == b && ov[(m + 1) % ov.len()] == a)
+            });
+            prop_assert!(twin, "diagonal {:?}-{:?} of piece {} has no twin", a, b, k);
+            let middle = 0.5 * (a + b);
+            for j in 0..v.len() {
+                let (p0, p1) = (v[j], v[(j + 1) % v.len()]);
+                let e = p1 - p0;
+                let t = ((middle - p0).dot(e) / e.length_squared()).clamp(0.0, 1.0);
+                prop_assert!(
+                    (p0 + e * t - middle).length() > 1e-6 * size,
+                    "diagonal {:?}-{:?} lies on outline edge {}",
+                    a,
+                    b,
+                    j
+                );
+            }
+        }
+    }
     let r = reflex_count(v);
     prop_assert!(
         pieces.len() <= 2 * r + 1,
@@ -517,4 +547,27 @@ fn two_zigzag_chains_far_apart_validate_and_decompose() {
     );
     let p = Polygon::new(&v).unwrap();
     check_decomposition(&p).unwrap();
+}
+
+// An L is two convex pieces cut along one diagonal: each piece has it once, marked.
+#[test]
+fn an_l_shape_s_pieces_share_one_marked_diagonal() {
+    let l = Polygon::new(&pts(&[
+        (0.0, 0.0),
+        (2.0, 0.0),
+        (2.0, 1.0),
+        (1.0, 1.0),
+        (1.0, 2.0),
+        (0.0, 2.0),
+    ]))
+    .unwrap();
+    assert_eq!(l.pieces().len(), 2);
+    let marked: Vec<usize> = l
+        .pieces()
+        .iter()
+        .map(|p| p.diagonals().iter().filter(|&&d| d).count())
+        .collect();
+    assert_eq!(marked, [1, 1]);
+    let convex = Polygon::new(&pts(&[(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)])).unwrap();
+    assert!(convex.pieces()[0].diagonals().iter().all(|&d| !d));
 }

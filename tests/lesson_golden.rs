@@ -16,7 +16,7 @@
 use collision_lab::lesson::{loop_position, narrate, state_at, Lesson, LoopKind, Player};
 use collision_lab::math::Vec2;
 use collision_lab::narrow::trace::{
-    AxisSource, EpaTermination, GjkTermination, Owner, SupportPoint, Trace, TraceStep, VoronoiRegion,
+    AxisSource, CombineCandidate, EpaTermination, GjkTermination, Owner, SupportPoint, Trace, TraceStep, VoronoiRegion,
 };
 use collision_lab::narrow::Algorithm;
 use collision_lab::scene;
@@ -188,13 +188,22 @@ fn signature(trace: &Trace) -> String {
                 n(e.depth)
             ),
             TraceStep::Combine(c) => format!(
-                "Combine A{}B{} n={} pair={} depth={}{}",
+                "Combine A{}B{} {} p={} n={} depth={} {}",
                 c.from_piece_a,
                 c.from_piece_b,
+                match c.candidate {
+                    CombineCandidate::EdgeFoot => "foot".to_string(),
+                    CombineCandidate::RoundedCorner => "arc".to_string(),
+                    CombineCandidate::Vertex => "vertex".to_string(),
+                    CombineCandidate::Crossing { piece_a, piece_b } => format!("crossing(A{piece_a}B{piece_b})"),
+                },
+                v(c.point),
                 v(c.normal),
-                n(c.pair_depth),
                 n(c.depth),
-                if c.best { " best" } else { "" }
+                match c.held_by {
+                    Some((i, j)) => format!("held by A{i}B{j}"),
+                    None => "answer".to_string(),
+                }
             ),
             TraceStep::Clip(c) => {
                 let kept: Vec<String> = c.kept.iter().map(|(p, d)| format!("{}@{}", v(*p), n(*d))).collect();

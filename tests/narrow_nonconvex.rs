@@ -3,10 +3,11 @@
 
 mod common;
 
-use collision_lab::geometry::Shape;
+use collision_lab::geometry::{Circle, Segment, Shape};
 use collision_lab::math::{Pose, Vec2};
 use collision_lab::narrow::exact::{exact_penetration, overlap_area, polygons_overlap};
-use collision_lab::narrow::{collide, Algorithm, NarrowConfig};
+use collision_lab::narrow::oracle::exact_answer;
+use collision_lab::narrow::{collide, Algorithm, Contact, NarrowConfig};
 use common::*;
 use geo::{Area, BooleanOps};
 use proptest::prelude::*;
@@ -54,10 +55,65 @@ proptest! {
                 let moved_a = moved(&pa, c.mtv - c.normal * 1e-4);
                 let left = overlap_area(&a, &moved_a, &b, &pb);
                 prop_assert!(left < 1e-6, "{}: {} m² still overlapping after the MTV {:?}", alg, left, c.mtv);
-                // The combined MTV can only be longer than the exact minimum.
+                // The combined MTV is never shorter than the exact minimum.
                 if let Some(exact) = exact_penetration(&a, &pa, &b, &pb) {
                     prop_assert!(c.depth >= exact.depth * (1.0 - 1e-4) - 1e-5, "{} depth {} below exact {}", alg, c.depth, exact.depth);
                 }
+            }
+        }
+    }
+
+    /// The combine step is exact: on overlapping non-convex pairs SatDecomposed and GjkEpa
+    /// give the brute-force oracle's depth (relative 1e-4, plus 1e-6 of the scale), its
+    /// normal unless another boundary point of A − B is as near (a tie, checked on the
+    /// shapes themselves), an MTV that leaves the bodies touching at most, and its
+    /// intersect verdict beyond the touching tolerance.
+    #[test]
+    fn decomposed_mtv_is_the_exact_minimum(a in nonconvex_polygon(), pa in pose(0.9), b in nonconvex_or_segment(), pb in pose(0.9)) {
+        let exact = exact_penetration(&a, &pa, &b, &pb);
+        let scale = scale_of(&a, &pa, &b, &pb);
+        let touching = 1e-5 * scale;
+        let config = NarrowConfig::default();
+        for alg in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
+            let c = collide(&a, &pa, &b, &pb, alg, &config, None);
+            match exact {
+                None => prop_assert!(!c.intersect || c.depth <= touching, "{}: exact says apart, depth {}", alg, c.depth),
+                Some(e) if e.depth > touching => {
+                    prop_assert!(c.intersect, "{}: exact depth {} but no intersection", alg, e.depth);
+                    check_exact_mtv(&a, &pa, &b, &pb, &c, e, scale).map_err(|m| TestCaseError::fail(format!("{alg}: {m}\nDEBUG {}", describe(&a, &pa, &b, &pb))))?;
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// Rounded pieces too: a disc against a non-convex polygon (either order) gets the
+    /// oracle's closed-form depth whenever that is known (pushing the disc straight off
+    /// the outline's nearest point frees it), and its MTV always frees it.
+    #[test]
+    fn disc_against_nonconvex_gets_the_exact_depth(p in nonconvex_polygon(), pp in pose(0.5), r in 0.1f32..0.8, pc in pose(1.0), disc_first in any::<bool>()) {
+        let disc = Shape::Circle(Circle::new(r).unwrap());
+        let (a, pa, b, pb) = if disc_first { (&disc, pc, &p, pp) } else { (&p, pp, &disc, pc) };
+        let exact = exact_answer(a, &pa, b, &pb).unwrap();
+        let scale = scale_of(a, &pa, b, &pb);
+        let touching = 1e-5 * scale;
+        let config = NarrowConfig::default();
+        for alg in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
+            let c = collide(a, &pa, b, &pb, alg, &config, None);
+            if !exact.intersect {
+                prop_assert!(!c.intersect || c.depth <= touching, "{}: exact says {} apart, depth {}", alg, exact.distance, c.depth);
+                continue;
+            }
+            if let Some(d) = exact.depth.filter(|&d| d > touching) {
+                prop_assert!(c.intersect, "{}: exact depth {} but no intersection", alg, d);
+                prop_assert!((c.depth - d).abs() <= 1e-4 * d + 1e-6 * scale, "{}: depth {} but exact {}", alg, c.depth, d);
+            }
+            if c.intersect {
+                // Moved by its MTV (A moves, whichever is the disc), they touch at most.
+                let out = moved(&pa, c.mtv);
+                let (centre, polygon_pose) = if disc_first { (out.translation, pp) } else { (pc.translation, out) };
+                let left = disc_overlap(r, centre, &p, &polygon_pose);
+                prop_assert!(left <= touching as f64, "{}: still {} deep after the MTV {:?}", alg, left, c.mtv);
             }
         }
     }
@@ -127,5 +183,180 @@ fn exact_depth_of_a_box_sunk_into_a_u_floor() {
         let c = collide(&u, &Pose::IDENTITY, &bx, &pb, alg, &config, None);
         assert!((c.depth - 0.2).abs() < 1e-5, "{alg}: depth {}", c.depth);
         assert!((c.normal - Vec2::Y).length() < 1e-4, "{alg}: normal {:?}", c.normal);
+    }
+}
+
+/// Mostly a non-convex polygon, sometimes a segment (whose differences with a polygon's
+/// pieces are polygons too).
+fn nonconvex_or_segment() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        4 => nonconvex_polygon(),
+        1 => (0.0f32..std::f32::consts::TAU, 0.2f32..1.5).prop_map(|(angle, half)| {
+            let d = Vec2::from_angle(angle) * half;
+            Shape::Segment(Segment::new(-d, d).unwrap())
+        }),
+    ]
+}
+
+/// The scale tolerances are measured against (as the narrow phase's: the larger shape's
+/// size plus how far from the origin they sit).
+fn scale_of(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f32 {
+    a.size().max(b.size())
+        + pa.translation
+            .abs()
+            .max_element()
+            .max(pb.translation.abs().max_element())
+}
+
+/// A pair as text, every coordinate to the last bit (polygon vertices or a segment's
+/// ends, then the pose as translation, cos, sin), so that a failing case can be rebuilt.
+fn describe(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> String {
+    let shape = |s: &Shape| {
+        let points: Vec<String> = s
+            .whole()
+            .vertices
+            .iter()
+            .map(|v| format!("({:e},{:e})", v.x, v.y))
+            .collect();
+        points.join(";")
+    };
+    let pose = |p: &Pose| {
+        format!(
+            "{:e} {:e} {:e} {:e}",
+            p.translation.x, p.translation.y, p.rotation.cos, p.rotation.sin
+        )
+    };
+    format!("A {} PA {} B {} PB {}", shape(a), pose(pa), shape(b), pose(pb))
+}
+
+/// How deep a disc overlaps a polygon: its radius minus the signed distance of its centre
+/// to the outline (negative inside; even-odd rule), in f64; negative when apart.
+fn disc_overlap(radius: f32, centre: Vec2, polygon: &Shape, pose: &Pose) -> f64 {
+    let Shape::Polygon(p) = polygon else {
+        panic!("polygons only")
+    };
+    let outline: Vec<(f64, f64)> = p
+        .vertices()
+        .iter()
+        .map(|&v| {
+            let w = pose.apply_point(v);
+            (w.x as f64, w.y as f64)
+        })
+        .collect();
+    let (cx, cy) = (centre.x as f64, centre.y as f64);
+    let n = outline.len();
+    let mut inside = false;
+    let mut nearest = f64::INFINITY;
+    for k in 0..n {
+        let ((ax, ay), (bx, by)) = (outline[k], outline[(k + 1) % n]);
+        if (ay > cy) != (by > cy) && cx < ax + (cy - ay) / (by - ay) * (bx - ax) {
+            inside = !inside;
+        }
+        let (ex, ey) = (bx - ax, by - ay);
+        let t = (((cx - ax) * ex + (cy - ay) * ey) / (ex * ex + ey * ey)).clamp(0.0, 1.0);
+        nearest = nearest.min((ax + ex * t - cx).hypot(ay + ey * t - cy));
+    }
+    let signed = if inside { -nearest } else { nearest };
+    radius as f64 - signed
+}
+
+/// The checks of `decomposed_mtv_is_the_exact_minimum` on one answer.
+fn check_exact_mtv(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    c: &Contact,
+    e: collision_lab::narrow::exact::ExactPenetration,
+    scale: f32,
+) -> Result<(), String> {
+    if (c.depth - e.depth).abs() > 1e-4 * e.depth + 1e-6 * scale {
+        return Err(format!(
+            "depth {} but exact {} (ratio {})",
+            c.depth,
+            e.depth,
+            c.depth / e.depth
+        ));
+    }
+    // Moved by its MTV, A touches B at most.
+    let out = moved(pa, c.mtv);
+    if let Some(left) = exact_penetration(a, &out, b, pb) {
+        if left.depth > 1e-5 * scale {
+            return Err(format!("still {} deep after the MTV {:?}", left.depth, c.mtv));
+        }
+    }
+    // The normal is the oracle's, unless the answer's point is another boundary point of
+    // A − B at the same distance: then moving A 2% short of it must still leave an
+    // overlap (it is where the ray along the normal leaves A − B), which makes it a
+    // nearest boundary point as well (the depth matches and it separates).
+    let angle = c.normal.angle_between(e.normal).abs();
+    if angle > 1e-3 + 1e-6 * scale / e.depth {
+        let short = moved(pa, c.mtv * 0.98);
+        if e.depth > 1e-2 && overlap_area(a, &short, b, pb) <= 0.0 {
+            return Err(format!(
+                "normal {:?} but exact {:?}, and 98% of the MTV frees A",
+                c.normal, e.normal
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The shapes of the scene the combine step once got 16× wrong: a U against a
+/// five-pointed star (`collision-lab contacts SCENE --exact` said "MTV 16.16x exact").
+/// The coordinates are the scene file's, digit for digit.
+#[allow(clippy::excessive_precision)]
+fn u_and_star() -> (Shape, Pose, Shape, Pose) {
+    let u = poly(&[
+        (-0.260902427, -0.517556117),
+        (0.260902427, -0.517556117),
+        (0.260902427, 0.614923711),
+        (0.086967476, 0.614923711),
+        (0.086967476, -0.217556117),
+        (-0.086967476, -0.217556117),
+        (-0.086967476, 0.614923711),
+        (-0.260902427, 0.614923711),
+    ]);
+    let star = poly(&[
+        (1.483837396, 0.0),
+        (0.355805414, 0.171346856),
+        (0.925157484, 1.160110791),
+        (0.087876680, 0.385012892),
+        (-0.330184883, 1.446634495),
+        (-0.246224986, 0.308756367),
+        (-1.336891299, 0.643812918),
+        (-0.394914215, 0.0),
+        (-1.336891299, -0.643812918),
+        (-0.246224986, -0.308756367),
+        (-0.330184883, -1.446634495),
+        (0.087876680, -0.385012892),
+        (0.925157484, -1.160110791),
+        (0.355805414, -0.171346856),
+    ]);
+    let pu = Pose::new(Vec2::ZERO, 2.310620572);
+    let ps = Pose::new(Vec2::new(-1.238071872, -0.032965689), 3.016773390);
+    (u, pu, star, ps)
+}
+
+// The MTV along a pair's own normal was 0.886; the star's tip only grazes the U's
+// wall, 0.0548 deep, and no single piece pair's normal points that way.
+#[test]
+fn regression_u_against_star_mtv_was_16x_the_exact_depth() {
+    let (u, pu, star, ps) = u_and_star();
+    let e = exact_penetration(&u, &pu, &star, &ps).unwrap();
+    assert!((e.depth - 0.0548).abs() < 5e-5, "exact {}", e.depth);
+    let scale = scale_of(&u, &pu, &star, &ps);
+    let config = NarrowConfig::default();
+    for alg in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
+        let c = collide(&u, &pu, &star, &ps, alg, &config, None);
+        assert!(c.intersect, "{alg}");
+        assert!((c.depth - 0.0548).abs() < 5e-5, "{alg}: depth {}", c.depth);
+        check_exact_mtv(&u, &pu, &star, &ps, &c, e, scale).unwrap_or_else(|m| panic!("{alg}: {m}"));
+        assert!(
+            c.normal.angle_between(e.normal).abs() < 1e-3,
+            "{alg}: normal {:?} vs {:?}",
+            c.normal,
+            e.normal
+        );
     }
 }

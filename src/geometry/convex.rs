@@ -12,6 +12,9 @@ pub struct ConvexPolygon {
     vertices: Vec<Vec2>,
     normals: Vec<Vec2>,
     centroid: Vec2,
+    /// Per edge: true when it is a diagonal of the decomposition (another piece has it
+    /// reversed) rather than a stretch of the polygon's outline.
+    diagonals: Vec<bool>,
 }
 
 impl ConvexPolygon {
@@ -20,11 +23,39 @@ impl ConvexPolygon {
     pub(crate) fn from_ccw_convex(vertices: Vec<Vec2>) -> Self {
         let normals = edge_normals(&vertices);
         let centroid = super::mass::polygon_centroid(&vertices);
+        let diagonals = vec![false; vertices.len()];
         ConvexPolygon {
             vertices,
             normals,
             centroid,
+            diagonals,
         }
+    }
+
+    /// Marks the edges of `pieces` (one decomposition) that are diagonals: those whose
+    /// reverse is an edge of another piece. The decomposition cuts along diagonals
+    /// between the outline's vertices, so both sides carry the same end points, bit for
+    /// bit.
+    pub(crate) fn mark_diagonals(pieces: &mut [ConvexPolygon]) {
+        fn edges(piece: &ConvexPolygon) -> impl Iterator<Item = (Vec2, Vec2)> + '_ {
+            let n = piece.vertices.len();
+            (0..n).map(move |k| (piece.vertices[k], piece.vertices[(k + 1) % n]))
+        }
+        let key = |p: Vec2, q: Vec2| [p.x.to_bits(), p.y.to_bits(), q.x.to_bits(), q.y.to_bits()];
+        let all: std::collections::HashSet<[u32; 4]> = pieces
+            .iter()
+            .flat_map(|piece| edges(piece).map(|(p, q)| key(p, q)))
+            .collect();
+        for piece in pieces.iter_mut() {
+            let marks: Vec<bool> = edges(piece).map(|(p, q)| all.contains(&key(q, p))).collect();
+            piece.diagonals = marks;
+        }
+    }
+
+    /// Per edge (vertex `i` to `i + 1`): true when it is a diagonal of the polygon's
+    /// decomposition, inside the polygon, rather than part of its outline.
+    pub fn diagonals(&self) -> &[bool] {
+        &self.diagonals
     }
 
     /// Counter-clockwise vertices, local frame.

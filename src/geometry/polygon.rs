@@ -92,10 +92,12 @@ impl Polygon {
         let pieces = if convex {
             vec![ConvexPolygon::from_ccw_convex(vertices.clone())]
         } else {
-            super::decompose::convex_decomposition(&vertices)
+            let mut pieces: Vec<ConvexPolygon> = super::decompose::convex_decomposition(&vertices)
                 .into_iter()
                 .map(ConvexPolygon::from_ccw_convex)
-                .collect()
+                .collect();
+            ConvexPolygon::mark_diagonals(&mut pieces);
+            pieces
         };
         let local_aabb = Aabb::from_points(&vertices);
         // Both trees are cheap next to the decomposition (O(n log n) against ear

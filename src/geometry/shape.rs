@@ -153,6 +153,16 @@ impl Shape {
         }
     }
 
+    /// Per edge of piece `i`: true when the edge is a diagonal of the convex
+    /// decomposition (inside the polygon) rather than part of the outline. Empty for
+    /// circles and segments, which have no diagonals.
+    pub fn piece_diagonals(&self, i: usize) -> &[bool] {
+        match self {
+            Shape::Polygon(p) => p.pieces()[i].diagonals(),
+            _ => &[],
+        }
+    }
+
     /// The whole shape as a view; for a non-convex polygon this is its outline.
     pub fn whole(&self) -> ConvexView<'_> {
         match self {

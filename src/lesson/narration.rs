@@ -10,7 +10,8 @@ use super::narration_gjk::{epa_end, epa_start, epa_step, gjk_end, gjk_step};
 use super::pseudocode::{circle, clip, compound, nonconvex, sat, Listing};
 use crate::math::Vec2;
 use crate::narrow::trace::{
-    AxisSource, ClipStep, CombineStep, EdgeTestStep, Owner, SatAxisStep, Trace, TraceStep, VoronoiRegion, VoronoiStep,
+    AxisSource, ClipStep, CombineCandidate, CombineStep, EdgeTestStep, Owner, SatAxisStep, Trace, TraceStep,
+    VoronoiRegion, VoronoiStep,
 };
 use crate::narrow::Algorithm;
 
@@ -384,25 +385,45 @@ fn voronoi(v: &VoronoiStep) -> Card {
 }
 
 fn combine(c: &CombineStep) -> Card {
+    let what = match c.candidate {
+        CombineCandidate::EdgeFoot => format!(
+            "the foot of the perpendicular from the origin on an edge of A{} − B{}",
+            c.from_piece_a, c.from_piece_b
+        ),
+        CombineCandidate::RoundedCorner => format!(
+            "the point of a rounded corner of A{} − B{} nearest the origin",
+            c.from_piece_a, c.from_piece_b
+        ),
+        CombineCandidate::Vertex => format!("a vertex of A{} − B{}", c.from_piece_a, c.from_piece_b),
+        CombineCandidate::Crossing { piece_a, piece_b } => format!(
+            "where the edges of A{} − B{} and A{piece_a} − B{piece_b} cross",
+            c.from_piece_a, c.from_piece_b
+        ),
+    };
+    let verdict = match c.held_by {
+        Some((i, j)) => {
+            format!("A{i} − B{j} holds it strictly inside, so it is inside A − B, not on its boundary: try the next.")
+        }
+        None => format!(
+            "No piece pair's difference holds it, so it is on the boundary of A − B, and no nearer candidate \
+             was: the MTV moves A by minus this point, depth {}.",
+            fmt_num(c.depth)
+        ),
+    };
     Card {
         title: "Combining the pieces".to_string(),
         text: format!(
-            "Candidate normal {} (from the pair A{}–B{}, which alone needs {}): pushing A out of one piece of \
-             B could push it into another, so the depth that clears every piece pair along it is measured on \
-             the union of the pieces' differences: {}.{}",
-            fmt_vec(c.normal),
-            c.from_piece_a,
-            c.from_piece_b,
-            fmt_num(c.pair_depth),
+            "Pushing A out of one piece of B could push it into another, so the depth is measured on A − B, the \
+             union of every piece pair's difference. Candidate {} at distance {}: {what}. {verdict}",
+            fmt_vec(c.point),
             fmt_num(c.depth),
-            if c.best {
-                " The best so far."
-            } else {
-                " Not better than the best."
-            }
         ),
         listing: Listing::Compound,
-        pseudocode_line: if c.best { compound::BEST } else { compound::CANDIDATE },
+        pseudocode_line: if c.is_answer() {
+            compound::BEST
+        } else {
+            compound::CANDIDATE
+        },
     }
 }
 

@@ -213,8 +213,8 @@ const COMPOUND: &[&str] = &[
     "for each convex piece Ai of A and Bj of B:",
     "    if the boxes of Ai and Bj do not overlap: skip the pair",
     "    run the exact test (SAT or GJK + EPA) on Ai, Bj",
-    "for each candidate normal n (each pair's answer, each edge normal of its Ai − Bj):",
-    "    depth(n) = where the ray s·n leaves the union of all Ai − Bj",
-    "    keep n if depth(n) is the least so far",
-    "normal = best n, depth = depth(n); contact points by clipping",
+    "for each candidate point p of A − B (the union of all Ai − Bj), nearest the origin first:",
+    "    (feet of perpendiculars on edges, vertices, crossings of two differences' edges)",
+    "    if no Ai − Bj holds p strictly inside: p is on the boundary, stop",
+    "normal = p / |p|, depth = |p|; contact points by clipping",
 ];

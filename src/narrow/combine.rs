@@ -1,42 +1,236 @@
-//! Combining the piece pairs' answers into one answer for two non-convex bodies.
+//! Combining the piece pairs' answers into one exact answer for two non-convex bodies.
 //!
-//! ## Why combining needs care
+//! ## What is exact
 //! Each overlapping piece pair proposes a normal and a depth, but pushing A out of one
-//! piece of B can push it into another piece of B, so no single pair's MTV is safe for
-//! the whole bodies. What is exact is this: A − B is the union of the pieces' Minkowski
-//! differences M_ij = A_i − B_j, and translating A by t clears B exactly when −t lies
-//! outside that union. So for a candidate normal n (from A towards B) the translation
-//! along it that clears *every* piece pair is the first point where the ray s·n, s ≥ 0,
-//! leaves the union — found by intersecting the ray with each convex M_ij (an interval
-//! [s_in, s_out] each) and sweeping the intervals from s = 0. We try every overlapping
-//! pair's own normal as a candidate and keep the one that needs the least translation.
-//! The answer always separates the bodies; it is the true minimum translation whenever
-//! the true MTV is one of the pairs' normals (always for convex bodies, usually
-//! otherwise — the exact minimum lives in `exact.rs` and the tests compare).
+//! piece of B can push it into another, so no single pair's MTV is safe for the whole
+//! bodies, and the shortest safe one need not be any pair's normal. What is exact is
+//! this (the configuration-space obstacle of Lozano-Pérez, "Spatial planning: a
+//! configuration space approach", 1983): A − B is the union U of the piece pairs'
+//! Minkowski differences M_ij = A_i − B_j — all pairs, not only the overlapping ones —
+//! and translating A by t leaves the bodies overlapping exactly when −t lies inside U.
+//! So the minimum translation is −p for the point p of U's boundary nearest the origin.
+//! Kim, Otaduy, Lin and Manocha ("Fast penetration depth computation for
+//! physically-based animation", SCA 2002) compute the penetration depth of non-convex
+//! polyhedra the same way, from the pairwise Minkowski sums of convex pieces; in 2D the
+//! nearest point can be found exactly, as below. `exact.rs` holds an independent
+//! brute-force version of the same definition, which the tests compare against.
 //!
-//! Pieces whose M_ij cannot meet the ray are culled by a ray–box test on M_ij's box
-//! (box of A_i minus box of B_j).
+//! ## Where the nearest boundary point can be
+//! U's boundary is made of pieces of the M_ij's edges. If p lies inside one such piece,
+//! it is the foot of the perpendicular from the origin on that edge. Otherwise p is a
+//! corner of U: a vertex of some M_ij, or a point where the edges of two M_ij cross.
+//! Rounded pieces (a circle against a polygon) grow each M_ij by the radii: its edges
+//! move out by the radius and its corners become circular arcs, whose point nearest the
+//! origin joins the feet, and crossings with arcs join the crossings. A candidate is on
+//! U's boundary when no M_kl holds it strictly inside (within the touching tolerance).
+//! Only the feet on edges that face away from the origin are left out: there U lies on
+//! the origin's side of the edge only if another difference covers it, and then the
+//! foot is not on the boundary.
+//!
+//! ## Best first
+//! Candidates are tested in increasing distance from the origin, and the first on U's
+//! boundary is the answer. To test few of them and build few M_ij, everything is driven
+//! by one priority queue of events, each keyed by a lower bound on the distance from the
+//! origin of everything it produces (so the events come out in Dijkstra's order):
+//! - *open* M_ij: build its hull and queue its edges (and arcs). The key is a lower bound
+//!   on M_ij's distance from the origin: 0 for the pairs the piece loop found
+//!   overlapping (their differences hold the origin, and may hold any candidate); the gap
+//!   the piece loop measured for the pairs it found apart (SAT's largest gap, GJK's
+//!   distance); the box distance (box of A_i minus box of B_j) for the pairs it never
+//!   tested because their boxes are apart;
+//! - *activate* an edge, at its distance: queue its nearest point (a foot, or an end) and
+//!   its start vertex, and its crossings with the active edges of other differences;
+//! - *test* a candidate, at its distance: is it strictly inside an open M_kl?
+//!
+//! When a candidate is tested, every M_kl that comes that near the origin is open, so
+//! every difference that could hold it has been built, and every edge that near is
+//! active, so no untested candidate is nearer. The untested pairs' boxes are scanned in
+//! rings: within twice the deepest pair's depth first (the true depth is at least every
+//! pair's own depth), then twice as far, and so on; differences farther than the answer
+//! are never built.
+//!
+//! Three things keep the candidates few without changing the answer:
+//! - An edge of M_ij made only of diagonals of the pieces' decompositions (edges shared
+//!   by two pieces, `Shape::piece_diagonals`) has its inner points inside U: a
+//!   diagonal's inner points are inner points of its polygon, so their translates are
+//!   inner points of A − b for a point b of B. Only its ends are queued.
+//! - An edge with both ends strictly inside one open M_kl is inside it (M_kl is convex),
+//!   so none of its points is on the boundary: it is dropped when activated.
+//! - Consecutive candidates tend to be held by the same difference, which is asked
+//!   first.
 
 use super::clip::contact_points;
-use super::compound::{build_hull, run, CompoundScratch, NOT_BUILT};
+use super::compound::CompoundScratch;
 use super::contact::{Contact, ContactPoint, ContactPoints, Work};
-use super::trace::{record, CombineStep, Trace, TraceStep};
+use super::minkowski::minkowski_difference_hull_into;
+use super::trace::{record, CombineCandidate, CombineStep, Trace, TraceStep};
 use super::NarrowConfig;
 use crate::bounds::Aabb;
 use crate::geometry::Shape;
-use crate::math::{right_perp, Pose, Vec2};
+use crate::math::{cross, right_perp, Pose, Vec2};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
-/// One piece pair's stretch of a candidate ray inside its Minkowski difference.
+/// One piece pair's Minkowski difference, built because its box came within reach.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct RayInterval {
-    s_in: f32,
-    s_out: f32,
+struct Difference {
     piece_a: usize,
     piece_b: usize,
+    /// The core's vertices (counter-clockwise, radii left out) in `CombineScratch::core`.
+    core: (u32, u32),
+    /// The core's edges as (outward unit normal, offset) in `CombineScratch::planes`;
+    /// empty when the core has fewer than three vertices.
+    planes: (u32, u32),
+    /// The pieces' radii added together: the difference is its core grown by this.
+    radius: f32,
+    /// Box of the grown difference.
+    bounds: Aabb,
 }
 
-/// Chooses the candidate normal that clears every piece pair with the least translation
-/// (see the module docs), then gathers contact points along it.
+/// A piece of a difference's boundary.
+#[derive(Clone, Copy, Debug)]
+enum Feature {
+    /// An edge of the core moved out by the radius, with its outward unit normal.
+    Edge { p0: Vec2, p1: Vec2, normal: Vec2 },
+    /// A rounded corner: the arc of the circle around `center` from outward direction
+    /// `from` counter-clockwise to `to` (the whole circle when `full`).
+    Arc {
+        center: Vec2,
+        radius: f32,
+        from: Vec2,
+        to: Vec2,
+        full: bool,
+    },
+}
+
+/// A feature, the difference it bounds and its box.
+#[derive(Clone, Copy, Debug)]
+struct Element {
+    diff: u32,
+    feature: Feature,
+    bounds: Aabb,
+}
+
+/// A candidate point of the union's boundary.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    point: Vec2,
+    /// The normal it gives (A towards B); zero for "the point's own direction".
+    normal: Vec2,
+    kind: Kind,
+    diff: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    EdgeFoot,
+    RoundedCorner,
+    Vertex,
+    Crossing { other: u32 },
+}
+
+/// What an event does (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum What {
+    Open { piece_a: u32, piece_b: u32 },
+    Activate(u32),
+    Test(u32),
+}
+
+/// An event of the best-first search: smallest key first, then opening before activating
+/// before testing (so that at a given distance everything that could hold a candidate is
+/// built before the candidate is tested), then by index, so the order is deterministic.
+#[derive(Clone, Copy, Debug)]
+struct Event {
+    key: f32,
+    what: What,
+}
+
+impl Ord for Event {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // BinaryHeap pops the greatest: reverse for the least key first.
+        other.key.total_cmp(&self.key).then_with(|| other.what.cmp(&self.what))
+    }
+}
+
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Event {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Event {}
+
+/// The combine step's buffers, kept between calls with the rest of [`CompoundScratch`].
+#[derive(Default)]
+pub(super) struct CombineScratch {
+    core: Vec<Vec2>,
+    planes: Vec<(Vec2, f32)>,
+    diffs: Vec<Difference>,
+    elements: Vec<Element>,
+    active: Vec<u32>,
+    candidates: Vec<Candidate>,
+    columns: Vec<u32>,
+    events: BinaryHeap<Event>,
+    /// Events beyond the current reach, queued when the reach grows past them (most
+    /// never are: pushing them on the heap would only cost).
+    later: Vec<Event>,
+    reach: f32,
+    /// The difference that held the last point tested: consecutive candidates are
+    /// usually held by the same one, so it is asked first.
+    hint: usize,
+}
+
+/// Above this many stored vertices the buffers are given back after the call: one query
+/// between two huge polygons should not keep megabytes for the rest of the run.
+const KEEP_VERTICES_MAX: usize = 1 << 16;
+
+impl CombineScratch {
+    fn clear(&mut self) {
+        self.core.clear();
+        self.planes.clear();
+        self.diffs.clear();
+        self.elements.clear();
+        self.active.clear();
+        self.candidates.clear();
+        self.columns.clear();
+        self.events.clear();
+        self.later.clear();
+        self.reach = f32::NEG_INFINITY;
+        self.hint = 0;
+    }
+
+    pub(super) fn release_if_huge(&mut self) {
+        if self.core.capacity() > KEEP_VERTICES_MAX || self.candidates.capacity() > KEEP_VERTICES_MAX {
+            *self = CombineScratch::default();
+        }
+    }
+}
+
+/// The two bodies, their pieces' world boxes and the tolerance: what the search reads.
+struct Bodies<'a> {
+    a: &'a Shape,
+    pose_a: &'a Pose,
+    b: &'a Shape,
+    pose_b: &'a Pose,
+    boxes_a: &'a [Aabb],
+    boxes_b: &'a [Aabb],
+    /// The piece pairs the piece loop tested (every pair whose boxes touch, or every
+    /// pair when `all_tested`): overlapping, and apart with a lower bound on their gap.
+    hits: &'a [(usize, usize, super::PairPenetration)],
+    apart: &'a [(u32, u32, f32)],
+    all_tested: bool,
+    tol: f32,
+}
+
+/// Finds the point of A − B's boundary nearest the origin (see the module docs), then
+/// gathers contact points along its direction.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn combine(
     a: &Shape,
@@ -49,136 +243,662 @@ pub(super) fn combine(
     trace: &mut Option<&mut Trace>,
     scratch: &mut CompoundScratch,
 ) -> Contact {
-    let (na, nb) = (scratch.boxes_a.len(), scratch.boxes_b.len());
     let tol = config.touch_tolerance * scale;
-    // Minkowski differences are built on first use and kept for the other candidates.
-    scratch.hull_points.clear();
-    scratch.hull_runs.clear();
-    scratch.hull_runs.resize(na * nb, NOT_BUILT);
-    let radius = |i: usize, j: usize| a.piece(i).radius + b.piece(j).radius;
-    for k in 0..scratch.hits.len() {
-        let (i, j, _) = scratch.hits[k];
-        scratch.hull_of(a, pose_a, b, pose_b, i, j);
-    }
-    // Candidate normals: each overlapping pair's own answer, then every outward edge
-    // normal of those pairs' Minkowski differences (the nearest point of the union's
-    // boundary usually lies on one of their edges, whose normal then is the answer).
     let CompoundScratch {
         boxes_a,
         boxes_b,
         hits,
-        hull_points,
-        hull_runs,
-        hull: hull_scratch,
-        normals,
-        ordered,
-        intervals,
-        best_intervals,
+        apart,
+        hull,
         points,
+        combine: s,
         found: _,
     } = scratch;
-    normals.clear();
-    normals.extend(hits.iter().map(|&(i, j, pen)| (pen.normal, i, j)));
-    for &(i, j, _) in hits.iter() {
-        let hull = run(hull_points, hull_runs[i * nb + j]);
-        let n = hull.len();
-        for k in 0..if n >= 2 { n } else { 0 } {
-            let normal = right_perp(hull[(k + 1) % n] - hull[k]).normalize_or_zero();
-            if normal != Vec2::ZERO && !normals.iter().any(|c| c.0.dot(normal) > 1.0 - 1e-7) {
-                normals.push((normal, i, j));
-            }
-        }
-    }
-    // A lower bound of the union's exit along a normal: the exit from each overlapping
-    // pair's own difference. Trying candidates in increasing bound lets the search stop
-    // as soon as no remaining candidate can beat the best.
-    let lower_bound = |n: Vec2| {
-        hits.iter()
-            .filter_map(|&(i, j, _)| ray_interval(run(hull_points, hull_runs[i * nb + j]), radius(i, j), n))
-            .filter(|iv| iv.0 < 0.0)
-            .map(|iv| iv.1)
-            .fold(0.0f32, f32::max)
-    };
-    ordered.clear();
-    ordered.extend(normals.iter().map(|&(n, i, j)| (lower_bound(n), n, i, j)));
-    ordered.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let mut best: Option<(Vec2, f32)> = None;
-    best_intervals.clear();
-    for &(bound, n, hi, hj) in ordered.iter() {
-        if best.is_some_and(|(_, d)| bound >= d) {
-            break;
-        }
-        intervals.clear();
-        for (i, box_a) in boxes_a.iter().enumerate() {
-            for (j, box_b) in boxes_b.iter().enumerate() {
-                // Box of A_i − B_j: [min_a − max_b, max_a − min_b].
-                let m_box = Aabb::new(box_a.min - box_b.max, box_a.max - box_b.min);
-                if !ray_hits_aabb(n, &m_box) {
-                    continue;
-                }
-                let span = build_hull(
-                    a,
-                    pose_a,
-                    b,
-                    pose_b,
-                    i,
-                    j,
-                    hull_scratch,
-                    hull_points,
-                    &mut hull_runs[i * nb + j],
-                );
-                let hull = run(hull_points, span);
-                if let Some((s_in, s_out)) = ray_interval(hull, radius(i, j), n) {
-                    intervals.push(RayInterval {
-                        s_in,
-                        s_out,
-                        piece_a: i,
-                        piece_b: j,
-                    });
-                }
-            }
-        }
-        let depth = first_exit(intervals, tol);
-        let is_best = best.is_none_or(|(_, d)| depth < d);
-        record(trace, || {
-            TraceStep::Combine(CombineStep {
-                from_piece_a: hi,
-                from_piece_b: hj,
-                normal: n,
-                pair_depth: bound,
-                depth,
-                best: is_best,
-            })
-        });
-        if is_best {
-            best = Some((n, depth));
-            best_intervals.clear();
-            best_intervals.extend_from_slice(intervals);
-        }
-    }
-    let Some((normal, depth)) = best else {
+    let Some(&(_, _, deepest)) = hits.iter().max_by(|x, y| x.2.depth.total_cmp(&y.2.depth)) else {
         return Contact::separated(work);
     };
-    // Contact points: clip every piece pair the chosen ray starts inside, each with its
-    // own depth along the chosen normal, and keep the deepest point and the point
-    // farthest from it (a two-point manifold spans the contact).
+    s.clear();
+    let bodies = Bodies {
+        a,
+        pose_a,
+        b,
+        pose_b,
+        boxes_a,
+        boxes_b,
+        hits,
+        apart,
+        all_tested: !config.cull_by_bounds,
+        tol,
+    };
+    // The true depth is at least every overlapping pair's own depth, so the first ring
+    // of boxes reaches twice the deepest.
+    let first_reach = 2.0 * deepest.depth.max(tol);
+    let Some(winner) = s.nearest_boundary_point(&bodies, hull, first_reach, trace) else {
+        // Unreachable for finite input (the union's farthest vertex is on its boundary);
+        // NaN coordinates end here.
+        return Contact::separated(work);
+    };
+    let c = s.candidates[winner];
+    let depth = c.point.length();
+    if !config.is_penetrating(depth, scale) {
+        return Contact::separated(work);
+    }
+    let normal = if c.normal != Vec2::ZERO {
+        c.normal
+    } else if depth > tol {
+        c.point / depth
+    } else {
+        // Touching counted as intersecting: the point has no direction of its own.
+        deepest.normal
+    };
+    // Contact points: clip every piece pair whose difference holds the origin along the
+    // chosen normal, each with its own depth along it, and keep the deepest point and the
+    // point farthest from it (a two-point manifold spans the contact).
     points.clear();
-    for iv in best_intervals.iter().filter(|iv| iv.s_in < -tol && iv.s_out > tol) {
-        let (va, vb) = (a.piece(iv.piece_a), b.piece(iv.piece_b));
-        let pts = contact_points(
-            &va,
-            pose_a,
-            &vb,
-            pose_b,
-            normal,
-            iv.s_out,
-            (iv.piece_a, iv.piece_b),
-            trace,
-        );
-        points.extend_from_slice(pts.as_slice());
+    for d in &s.diffs {
+        let Some((s_in, s_out)) = ray_interval(run(&s.core, d.core), d.radius, normal) else {
+            continue;
+        };
+        if s_in < -tol && s_out > tol {
+            let (va, vb) = (a.piece(d.piece_a), b.piece(d.piece_b));
+            let pts = contact_points(&va, pose_a, &vb, pose_b, normal, s_out, (d.piece_a, d.piece_b), trace);
+            points.extend_from_slice(pts.as_slice());
+        }
     }
     let points = reduce_to_two(points);
     Contact::penetrating(normal, depth, points, work)
+}
+
+/// The vertices of a stored run.
+fn run(points: &[Vec2], (start, len): (u32, u32)) -> &[Vec2] {
+    &points[start as usize..(start + len) as usize]
+}
+
+/// Distance from the origin to the box of M_ij = box of A_i minus box of B_j.
+fn box_distance(box_a: &Aabb, box_b: &Aabb) -> f32 {
+    let (lo, hi) = (box_a.min - box_b.max, box_a.max - box_b.min);
+    lo.max(-hi).max(Vec2::ZERO).length()
+}
+
+/// The box of a set of boxes.
+fn union_of(boxes: &[Aabb]) -> Aabb {
+    boxes
+        .iter()
+        .copied()
+        .reduce(|x, y| x.union(&y))
+        .unwrap_or(Aabb::new(Vec2::ZERO, Vec2::ZERO))
+}
+
+/// The point of segment p0–p1 nearest the origin, and its parameter along the segment.
+fn nearest_on_segment(p0: Vec2, p1: Vec2) -> (Vec2, f32) {
+    let e = p1 - p0;
+    let len2 = e.length_squared();
+    if len2 <= 0.0 {
+        return (p0, 0.0);
+    }
+    let t = (-p0.dot(e) / len2).clamp(0.0, 1.0);
+    (p0 + e * t, t)
+}
+
+/// Distance from `p` to segment p0–p1.
+fn segment_distance(p: Vec2, p0: Vec2, p1: Vec2) -> f32 {
+    nearest_on_segment(p0 - p, p1 - p).0.length()
+}
+
+/// Are the edges of a piece from vertex `from` counter-clockwise to vertex `to` all
+/// diagonals (`diagonals` per edge; empty for a piece without any)? True when there are
+/// none in between (the difference's edge took no edge of this piece).
+fn only_diagonals(diagonals: &[bool], count: usize, from: usize, to: usize) -> bool {
+    let mut k = from;
+    while k != to {
+        if !diagonals.get(k).copied().unwrap_or(false) {
+            return false;
+        }
+        k = (k + 1) % count;
+    }
+    true
+}
+
+/// Is `dir` (unit) on the arc from `from` counter-clockwise to `to`? Arcs span at most a
+/// half turn (a convex corner's outward normals, or a segment's end).
+fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
+    full || (cross(from, dir) >= 0.0 && cross(dir, to) >= 0.0)
+}
+
+impl CombineScratch {
+    /// The best-first search of the module docs; the index of the winning candidate.
+    fn nearest_boundary_point(
+        &mut self,
+        bodies: &Bodies,
+        hull: &mut super::minkowski::HullScratch,
+        first_reach: f32,
+        trace: &mut Option<&mut Trace>,
+    ) -> Option<usize> {
+        let (all_a, all_b) = (union_of(bodies.boxes_a), union_of(bodies.boxes_b));
+        // No box of a difference is farther than the box of all of A minus all of B.
+        let farthest = {
+            let (lo, hi) = (all_a.min - all_b.max, all_a.max - all_b.min);
+            lo.abs().max(hi.abs()).length()
+        };
+        let mut scanned = f32::NEG_INFINITY;
+        let mut reach = first_reach;
+        loop {
+            if reach >= farthest {
+                reach = f32::INFINITY;
+            }
+            self.reach = reach;
+            let mut k = 0;
+            while k < self.later.len() {
+                if self.later[k].key <= reach {
+                    let event = self.later.swap_remove(k);
+                    self.events.push(event);
+                } else {
+                    k += 1;
+                }
+            }
+            if scanned == f32::NEG_INFINITY {
+                self.open_tested(bodies);
+            }
+            if !bodies.all_tested {
+                self.open_ring(bodies, &all_a, &all_b, scanned, reach);
+            }
+            while let Some(event) = self.events.pop() {
+                match event.what {
+                    What::Open { piece_a, piece_b } => {
+                        self.open(bodies, hull, piece_a as usize, piece_b as usize);
+                    }
+                    What::Activate(e) => self.activate(e, bodies.tol),
+                    What::Test(c) => {
+                        let held = self.holder(self.candidates[c as usize].point, bodies.tol);
+                        self.record_test(c, held, trace);
+                        if held.is_none() {
+                            return Some(c as usize);
+                        }
+                    }
+                }
+            }
+            if reach == f32::INFINITY {
+                return None;
+            }
+            scanned = reach;
+            reach *= 2.0;
+        }
+    }
+
+    /// Queues an event now, or for the round whose reach takes it in.
+    fn queue(&mut self, event: Event) {
+        if event.key <= self.reach {
+            self.events.push(event);
+        } else {
+            self.later.push(event);
+        }
+    }
+
+    /// Queues the opening of the pairs the piece loop tested. An overlapping pair's
+    /// difference holds the origin, so it may hold any candidate: it opens first. An
+    /// apart pair's difference is at least its gap from the origin (and at least its box
+    /// distance): it opens there, less the tolerance, since points inside it by more
+    /// than that are what it holds.
+    fn open_tested(&mut self, bodies: &Bodies) {
+        // `open_ring` walks both lists in step with its scan.
+        debug_assert!(bodies.hits.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)));
+        debug_assert!(bodies.apart.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)));
+        for &(i, j, _) in bodies.hits {
+            self.queue(Event {
+                key: 0.0,
+                what: What::Open {
+                    piece_a: i as u32,
+                    piece_b: j as u32,
+                },
+            });
+        }
+        for &(i, j, gap) in bodies.apart {
+            let boxed = box_distance(&bodies.boxes_a[i as usize], &bodies.boxes_b[j as usize]);
+            self.queue(Event {
+                key: (gap - bodies.tol).max(boxed).max(0.0),
+                what: What::Open { piece_a: i, piece_b: j },
+            });
+        }
+    }
+
+    /// Queues the opening of every untested difference whose box distance lies in
+    /// (lo, hi]. The tested pairs (`open_tested`) are every pair whose boxes touch, except
+    /// those the piece trees found apart by more than the tolerance: the walk skips the
+    /// tested ones (both lists are in the scan's order, by piece of A then of B).
+    fn open_ring(&mut self, bodies: &Bodies, all_a: &Aabb, all_b: &Aabb, lo: f32, hi: f32) {
+        // Whole rows and columns first: a piece of B too far from all of A (or of A from
+        // all of B) has no pair in the ring.
+        self.columns.clear();
+        self.columns.extend(
+            (0..bodies.boxes_b.len() as u32).filter(|&j| box_distance(all_a, &bodies.boxes_b[j as usize]) <= hi),
+        );
+        let (mut next_hit, mut next_apart) = (0, 0);
+        for (i, box_a) in bodies.boxes_a.iter().enumerate() {
+            if box_distance(box_a, all_b) > hi {
+                continue;
+            }
+            for k in 0..self.columns.len() {
+                let j = self.columns[k];
+                let d = box_distance(box_a, &bodies.boxes_b[j as usize]);
+                if d <= lo || d > hi {
+                    continue;
+                }
+                if d == 0.0 {
+                    // Boxes that touch: tested unless the trees left the pair out.
+                    let here = (i, j as usize);
+                    let hits = bodies.hits;
+                    while hits.get(next_hit).is_some_and(|h| (h.0, h.1) < here) {
+                        next_hit += 1;
+                    }
+                    let apart = bodies.apart;
+                    while apart
+                        .get(next_apart)
+                        .is_some_and(|p| (p.0 as usize, p.1 as usize) < here)
+                    {
+                        next_apart += 1;
+                    }
+                    let tested = hits.get(next_hit).is_some_and(|h| (h.0, h.1) == here)
+                        || apart
+                            .get(next_apart)
+                            .is_some_and(|p| (p.0 as usize, p.1 as usize) == here);
+                    if tested {
+                        continue;
+                    }
+                }
+                self.queue(Event {
+                    key: d,
+                    what: What::Open {
+                        piece_a: i as u32,
+                        piece_b: j,
+                    },
+                });
+            }
+        }
+    }
+
+    /// Builds the difference of pieces i and j and queues its edges (and arcs).
+    fn open(&mut self, bodies: &Bodies, hull: &mut super::minkowski::HullScratch, i: usize, j: usize) {
+        let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
+        let radius = va.radius + vb.radius;
+        minkowski_difference_hull_into(va, bodies.pose_a, vb, bodies.pose_b, hull);
+        let n = hull.hull.len();
+        if n == 0 || (n < 3 && radius <= 0.0) {
+            // No area: it holds nothing and bounds nothing of the union's interior.
+            return;
+        }
+        let start = self.core.len() as u32;
+        self.core.extend(hull.hull.iter().map(|w| w.point));
+        let core = (start, n as u32);
+        let plane_start = self.planes.len() as u32;
+        if n >= 3 {
+            for k in 0..n {
+                let (p, q) = (self.core[start as usize + k], self.core[start as usize + (k + 1) % n]);
+                let normal = right_perp(q - p).normalize_or_zero();
+                self.planes.push((normal, normal.dot(p)));
+            }
+        }
+        let planes = (plane_start, self.planes.len() as u32 - plane_start);
+        let bounds = Aabb::from_points(run(&self.core, core)).inflated(radius);
+        let diff = self.diffs.len() as u32;
+        self.diffs.push(Difference {
+            piece_a: i,
+            piece_b: j,
+            core,
+            planes,
+            radius,
+            bounds,
+        });
+        // Vertices read from the hull scratch, so that the closures borrow nothing of
+        // `self` while elements are queued.
+        let vertex = |k: usize| hull.hull[k % n].point;
+        let normal_of = |k: usize| right_perp(vertex(k + 1) - vertex(k)).normalize_or_zero();
+        // An edge of the difference made only of diagonals of the pieces' decompositions
+        // lies inside A − B: a diagonal's inner points are inside its polygon, so their
+        // translates are inside the union (the neighbouring piece's difference holds them).
+        // Only its ends can be on the boundary.
+        let (diagonals_a, diagonals_b) = (bodies.a.piece_diagonals(i), bodies.b.piece_diagonals(j));
+        let (count_a, count_b) = (va.vertices.len(), vb.vertices.len());
+        let diagonal = |k: usize| {
+            let (from, to) = (hull.hull[k % n], hull.hull[(k + 1) % n]);
+            only_diagonals(diagonals_a, count_a, from.index_a, to.index_a)
+                && only_diagonals(diagonals_b, count_b, from.index_b, to.index_b)
+        };
+        // Edges (a two-vertex core has two: there and back).
+        let edge_count = if n >= 2 { n } else { 0 };
+        for k in 0..edge_count {
+            let normal = normal_of(k);
+            if normal == Vec2::ZERO {
+                continue;
+            }
+            let (p0, p1) = (vertex(k) + normal * radius, vertex(k + 1) + normal * radius);
+            if diagonal(k) {
+                self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
+                if radius > 0.0 {
+                    self.push_candidate(p1, Vec2::ZERO, Kind::Vertex, diff);
+                }
+                continue;
+            }
+            let element = Element {
+                diff,
+                feature: Feature::Edge { p0, p1, normal },
+                bounds: Aabb::from_points(&[p0, p1]),
+            };
+            self.push_element(element, nearest_on_segment(p0, p1).0.length());
+        }
+        if radius > 0.0 {
+            for k in 0..n {
+                let center = vertex(k);
+                let (from, to, full) = if n == 1 {
+                    (Vec2::X, Vec2::X, true)
+                } else {
+                    (normal_of(k + n - 1), normal_of(k), false)
+                };
+                let element = Element {
+                    diff,
+                    feature: Feature::Arc {
+                        center,
+                        radius,
+                        from,
+                        to,
+                        full,
+                    },
+                    bounds: Aabb::new(center - Vec2::splat(radius), center + Vec2::splat(radius)),
+                };
+                self.push_element(element, (center.length() - radius).abs());
+            }
+        }
+    }
+
+    fn push_element(&mut self, element: Element, distance: f32) {
+        let e = self.elements.len() as u32;
+        self.elements.push(element);
+        self.queue(Event {
+            key: distance,
+            what: What::Activate(e),
+        });
+    }
+
+    fn push_candidate(&mut self, point: Vec2, normal: Vec2, kind: Kind, diff: u32) {
+        let c = self.candidates.len() as u32;
+        self.candidates.push(Candidate {
+            point,
+            normal,
+            kind,
+            diff,
+        });
+        self.queue(Event {
+            key: point.length(),
+            what: What::Test(c),
+        });
+    }
+
+    /// Queues an element's own candidates and its crossings with the active elements of
+    /// other differences, then makes it active.
+    fn activate(&mut self, e: u32, tol: f32) {
+        let element = self.elements[e as usize];
+        let diff = element.diff;
+        match element.feature {
+            Feature::Edge { p0, p1, normal } => {
+                // An edge strictly inside another difference (both ends inside one convex
+                // difference) bounds nothing of the union: its foot, its vertex and its
+                // crossings would all be held. Dropping it saves testing them.
+                if let Some(h) = self.holder(p0, tol) {
+                    if self.strictly_inside(&self.diffs[h as usize], p1, tol) {
+                        return;
+                    }
+                }
+                let (nearest, t) = nearest_on_segment(p0, p1);
+                // A foot on an edge facing away from the origin is never the answer
+                // (module docs); an end of the edge is the start vertex of one of them.
+                if t > 0.0 && t < 1.0 && normal.dot(p0) >= 0.0 {
+                    self.push_candidate(nearest, normal, Kind::EdgeFoot, diff);
+                }
+                self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
+                if self.diffs[diff as usize].radius > 0.0 {
+                    // Rounded: the end is not the next edge's start (an arc lies between).
+                    self.push_candidate(p1, Vec2::ZERO, Kind::Vertex, diff);
+                }
+            }
+            Feature::Arc {
+                center,
+                radius,
+                from,
+                to,
+                full,
+            } => {
+                // The circle's point nearest the origin is center − radius·ĉ; it faces
+                // the origin only when the origin is inside the circle.
+                let dist = center.length();
+                if dist < radius {
+                    let dir = if dist > 0.0 {
+                        -center / dist
+                    } else if full {
+                        Vec2::X
+                    } else {
+                        let mid = (from + to).normalize_or_zero();
+                        if mid == Vec2::ZERO {
+                            from
+                        } else {
+                            mid
+                        }
+                    };
+                    if on_arc(from, to, full, dir) {
+                        self.push_candidate(center + dir * radius, dir, Kind::RoundedCorner, diff);
+                    }
+                }
+            }
+        }
+        for k in 0..self.active.len() {
+            let other = self.elements[self.active[k] as usize];
+            if other.diff == diff || !other.bounds.overlaps(&element.bounds) {
+                continue;
+            }
+            let mut found = [Vec2::ZERO; 2];
+            let count = crossings(&element.feature, &other.feature, &mut found);
+            for &p in &found[..count] {
+                self.push_candidate(p, Vec2::ZERO, Kind::Crossing { other: other.diff }, diff);
+            }
+        }
+        self.active.push(e);
+    }
+
+    /// The first open difference that holds `p` strictly inside (by more than `tol`).
+    fn holder(&mut self, p: Vec2, tol: f32) -> Option<u32> {
+        let holds = |d: &Difference| d.bounds.contains(p) && self.strictly_inside(d, p, tol);
+        if self.diffs.get(self.hint).is_some_and(holds) {
+            return Some(self.hint as u32);
+        }
+        let k = self.diffs.iter().position(holds)?;
+        self.hint = k;
+        Some(k as u32)
+    }
+
+    fn strictly_inside(&self, d: &Difference, p: Vec2, tol: f32) -> bool {
+        let core = run(&self.core, d.core);
+        let margin = d.radius - tol;
+        if d.planes.1 == 0 {
+            // A point or a segment, grown (unrounded ones are never opened).
+            let distance = match core {
+                [v] => (p - *v).length(),
+                [v0, v1] => segment_distance(p, *v0, *v1),
+                _ => return false,
+            };
+            return distance < margin;
+        }
+        // The largest signed distance to the edges' lines: below zero inside the core
+        // (then minus the distance to its boundary), above zero at most the distance.
+        let planes = &self.planes[d.planes.0 as usize..(d.planes.0 + d.planes.1) as usize];
+        let s = planes
+            .iter()
+            .map(|&(normal, offset)| normal.dot(p) - offset)
+            .fold(f32::NEG_INFINITY, f32::max);
+        if s < -tol {
+            return true;
+        }
+        if d.radius <= 0.0 || s >= margin {
+            return false;
+        }
+        if s <= 0.0 {
+            return margin > 0.0;
+        }
+        let n = core.len();
+        let distance = (0..n)
+            .map(|k| segment_distance(p, core[k], core[(k + 1) % n]))
+            .fold(f32::INFINITY, f32::min);
+        distance < margin
+    }
+
+    fn record_test(&self, c: u32, held: Option<u32>, trace: &mut Option<&mut Trace>) {
+        record(trace, || {
+            let cand = self.candidates[c as usize];
+            let d = self.diffs[cand.diff as usize];
+            let depth = cand.point.length();
+            let normal = if cand.normal != Vec2::ZERO {
+                cand.normal
+            } else {
+                cand.point.normalize_or_zero()
+            };
+            let pieces = |k: u32| {
+                let d = self.diffs[k as usize];
+                (d.piece_a, d.piece_b)
+            };
+            TraceStep::Combine(CombineStep {
+                from_piece_a: d.piece_a,
+                from_piece_b: d.piece_b,
+                candidate: match cand.kind {
+                    Kind::EdgeFoot => CombineCandidate::EdgeFoot,
+                    Kind::RoundedCorner => CombineCandidate::RoundedCorner,
+                    Kind::Vertex => CombineCandidate::Vertex,
+                    Kind::Crossing { other } => {
+                        let (piece_a, piece_b) = pieces(other);
+                        CombineCandidate::Crossing { piece_a, piece_b }
+                    }
+                },
+                point: cand.point,
+                normal,
+                depth,
+                held_by: held.map(pieces),
+            })
+        });
+    }
+}
+
+/// Where two features cross: up to two points, written to `out`; returns how many.
+fn crossings(x: &Feature, y: &Feature, out: &mut [Vec2; 2]) -> usize {
+    match (*x, *y) {
+        (Feature::Edge { p0, p1, .. }, Feature::Edge { p0: q0, p1: q1, .. }) => {
+            match segment_crossing(p0, p1, q0, q1) {
+                Some(p) => {
+                    out[0] = p;
+                    1
+                }
+                None => 0,
+            }
+        }
+        (
+            Feature::Edge { p0, p1, .. },
+            Feature::Arc {
+                center,
+                radius,
+                from,
+                to,
+                full,
+            },
+        )
+        | (
+            Feature::Arc {
+                center,
+                radius,
+                from,
+                to,
+                full,
+            },
+            Feature::Edge { p0, p1, .. },
+        ) => {
+            let mut count = 0;
+            for p in segment_circle(p0, p1, center, radius).into_iter().flatten() {
+                if on_arc(from, to, full, (p - center) / radius) {
+                    out[count] = p;
+                    count += 1;
+                }
+            }
+            count
+        }
+        (
+            Feature::Arc {
+                center: c0,
+                radius: r0,
+                from: f0,
+                to: t0,
+                full: full0,
+            },
+            Feature::Arc {
+                center: c1,
+                radius: r1,
+                from: f1,
+                to: t1,
+                full: full1,
+            },
+        ) => {
+            let mut count = 0;
+            for p in circle_circle(c0, r0, c1, r1).into_iter().flatten() {
+                if on_arc(f0, t0, full0, (p - c0) / r0) && on_arc(f1, t1, full1, (p - c1) / r1) {
+                    out[count] = p;
+                    count += 1;
+                }
+            }
+            count
+        }
+    }
+}
+
+/// The crossing of segments p0–p1 and q0–q1, ends included; `None` when they miss or
+/// are parallel (collinear overlaps have their corners at the segments' ends, which are
+/// candidates of their own).
+fn segment_crossing(p0: Vec2, p1: Vec2, q0: Vec2, q1: Vec2) -> Option<Vec2> {
+    let (r, s) = (p1 - p0, q1 - q0);
+    let denom = cross(r, s);
+    if denom.abs() <= f32::EPSILON * r.length() * s.length() {
+        return None;
+    }
+    let w = q0 - p0;
+    let t = cross(w, s) / denom;
+    let u = cross(w, r) / denom;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| p0 + r * t)
+}
+
+/// Where segment p0–p1 meets the circle (center, radius): up to two points.
+fn segment_circle(p0: Vec2, p1: Vec2, center: Vec2, radius: f32) -> [Option<Vec2>; 2] {
+    let e = p1 - p0;
+    let len2 = e.length_squared();
+    if len2 <= 0.0 {
+        return [None, None];
+    }
+    // The line's point nearest the centre, then ± the half chord.
+    let t0 = (center - p0).dot(e) / len2;
+    let h2 = (p0 + e * t0 - center).length_squared();
+    let chord2 = radius * radius - h2;
+    if chord2 < 0.0 {
+        return [None, None];
+    }
+    let dt = (chord2 / len2).sqrt();
+    let at = |t: f32| (0.0..=1.0).contains(&t).then(|| p0 + e * t);
+    [at(t0 - dt), at(t0 + dt)]
+}
+
+/// Where two circles meet: up to two points (none for concentric circles).
+fn circle_circle(c0: Vec2, r0: f32, c1: Vec2, r1: f32) -> [Option<Vec2>; 2] {
+    let d = c1 - c0;
+    let dist = d.length();
+    if dist <= 0.0 || dist > r0 + r1 || dist < (r0 - r1).abs() {
+        return [None, None];
+    }
+    let u = d / dist;
+    let along = (dist * dist + r0 * r0 - r1 * r1) / (2.0 * dist);
+    let half = (r0 * r0 - along * along).max(0.0).sqrt();
+    let base = c0 + u * along;
+    let side = right_perp(u) * half;
+    [Some(base + side), Some(base - side)]
 }
 
 /// The deepest point, and the point farthest from it.
@@ -202,46 +922,6 @@ fn reduce_to_two(candidates: &[ContactPoint]) -> ContactPoints {
         out.push(p);
     }
     out
-}
-
-/// Sweeps intervals sorted by entry from s = 0: the first s not strictly inside any of
-/// them. Intervals that merely touch (within `tol`) let the sweep stop there: touching is
-/// not overlapping.
-fn first_exit(intervals: &mut [RayInterval], tol: f32) -> f32 {
-    intervals.sort_by(|x, y| x.s_in.total_cmp(&y.s_in));
-    let mut s = 0.0f32;
-    for iv in intervals.iter() {
-        if iv.s_out <= s + tol {
-            continue;
-        }
-        if iv.s_in >= s - tol {
-            break;
-        }
-        s = iv.s_out;
-    }
-    s
-}
-
-/// Does the ray s·dir, s ≥ 0, from the origin meet the box? (slab test)
-fn ray_hits_aabb(dir: Vec2, b: &Aabb) -> bool {
-    let mut t_lo = 0.0f32;
-    let mut t_hi = f32::INFINITY;
-    for (d, lo, hi) in [(dir.x, b.min.x, b.max.x), (dir.y, b.min.y, b.max.y)] {
-        if d.abs() < 1e-12 {
-            if lo > 0.0 || hi < 0.0 {
-                return false;
-            }
-        } else {
-            let (t0, t1) = (lo / d, hi / d);
-            let (t0, t1) = if t0 < t1 { (t0, t1) } else { (t1, t0) };
-            t_lo = t_lo.max(t0);
-            t_hi = t_hi.min(t1);
-            if t_lo > t_hi {
-                return false;
-            }
-        }
-    }
-    true
 }
 
 /// Clips the line s·dir against half-planes `n·p <= d` (Cyrus–Beck). `None` if empty.
@@ -321,18 +1001,78 @@ mod tests {
     use super::*;
 
     #[test]
-    fn first_exit_chains_overlapping_intervals() {
-        let iv = |s_in, s_out| RayInterval {
-            s_in,
-            s_out,
-            piece_a: 0,
-            piece_b: 0,
-        };
-        let mut ivs = [iv(-1.0, 0.5), iv(0.2, 1.5), iv(2.0, 3.0)];
-        assert_eq!(first_exit(&mut ivs, 1e-6), 1.5);
-        // An interval that starts exactly where the sweep stands only touches.
-        let mut ivs = [iv(-1.0, 0.5), iv(0.5, 1.5)];
-        assert_eq!(first_exit(&mut ivs, 1e-6), 0.5);
+    fn events_pop_nearest_first_and_open_before_testing() {
+        let mut heap = BinaryHeap::new();
+        heap.push(Event {
+            key: 1.0,
+            what: What::Test(0),
+        });
+        heap.push(Event {
+            key: 1.0,
+            what: What::Open { piece_a: 3, piece_b: 4 },
+        });
+        heap.push(Event {
+            key: 0.5,
+            what: What::Test(1),
+        });
+        heap.push(Event {
+            key: 1.0,
+            what: What::Activate(2),
+        });
+        let order: Vec<What> = std::iter::from_fn(|| heap.pop().map(|e| e.what)).collect();
+        assert_eq!(
+            order,
+            [
+                What::Test(1),
+                What::Open { piece_a: 3, piece_b: 4 },
+                What::Activate(2),
+                What::Test(0)
+            ]
+        );
+    }
+
+    #[test]
+    fn segments_cross_once_and_parallel_ones_not_at_all() {
+        let p = segment_crossing(
+            Vec2::new(-1.0, 0.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.5, -1.0),
+            Vec2::new(0.5, 1.0),
+        );
+        assert_eq!(p, Some(Vec2::new(0.5, 0.0)));
+        let miss = segment_crossing(
+            Vec2::new(-1.0, 0.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(1.5, -1.0),
+            Vec2::new(1.5, 1.0),
+        );
+        assert_eq!(miss, None);
+        let parallel = segment_crossing(Vec2::ZERO, Vec2::X, Vec2::Y, Vec2::new(1.0, 1.0));
+        assert_eq!(parallel, None);
+    }
+
+    #[test]
+    fn a_segment_meets_a_circle_twice_and_two_circles_meet_twice() {
+        let [p, q] = segment_circle(Vec2::new(-2.0, 0.5), Vec2::new(2.0, 0.5), Vec2::ZERO, 1.0);
+        let (p, q) = (p.unwrap(), q.unwrap());
+        let x = (1.0f32 - 0.25).sqrt();
+        assert!((p - Vec2::new(-x, 0.5)).length() < 1e-6 && (q - Vec2::new(x, 0.5)).length() < 1e-6);
+        let [p, q] = circle_circle(Vec2::ZERO, 1.0, Vec2::new(1.0, 0.0), 1.0);
+        let y = 0.75f32.sqrt();
+        let (p, q) = (p.unwrap(), q.unwrap());
+        assert!((p - Vec2::new(0.5, -y)).length() < 1e-6 && (q - Vec2::new(0.5, y)).length() < 1e-6);
+        assert_eq!(circle_circle(Vec2::ZERO, 1.0, Vec2::new(3.0, 0.0), 1.0), [None, None]);
+    }
+
+    #[test]
+    fn an_arc_holds_the_directions_between_its_normals() {
+        let (from, to) = (Vec2::X, Vec2::Y);
+        assert!(on_arc(from, to, false, Vec2::new(1.0, 1.0).normalize()));
+        assert!(!on_arc(from, to, false, Vec2::new(-1.0, 1.0).normalize()));
+        assert!(!on_arc(from, to, false, Vec2::new(1.0, -1.0).normalize()));
+        // A segment's end spans a half turn.
+        assert!(on_arc(Vec2::Y, -Vec2::Y, false, -Vec2::X));
+        assert!(!on_arc(Vec2::Y, -Vec2::Y, false, Vec2::X));
     }
 
     #[test]

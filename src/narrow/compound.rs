@@ -7,16 +7,16 @@
 //! in steady state (`tests/allocations.rs`).
 
 use super::circle::{penetration_circle_circle, penetration_outline_circle};
-use super::combine::RayInterval;
+use super::combine::CombineScratch;
 use super::contact::{Contact, ContactPoint, Work};
 use super::gjk::{penetration_gjk_epa, GjkInput};
-use super::minkowski::{minkowski_difference_hull_into, HullScratch};
+use super::minkowski::HullScratch;
 use super::sat::penetration_sat;
 use super::trace::{record, Trace, TraceStep};
 use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
 use crate::bounds::Aabb;
 use crate::geometry::{ConvexView, Shape};
-use crate::math::{Pose, Vec2};
+use crate::math::Pose;
 
 /// Which exact test runs on each convex piece pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,91 +128,26 @@ pub(super) struct CompoundScratch {
     pub(super) boxes_b: Vec<Aabb>,
     /// Overlapping piece pairs with their own answers.
     pub(super) hits: Vec<(usize, usize, PairPenetration)>,
+    /// The other piece pairs tested, with how far apart their test found them at least
+    /// (SAT's largest gap, GJK's distance): a lower bound the combine step keys them by.
+    pub(super) apart: Vec<(u32, u32, f32)>,
     /// Candidate piece pairs from the piece trees.
     pub(super) found: Vec<(usize, usize)>,
-    /// Minkowski differences, built on first use: their vertices one after another, and
-    /// per piece pair (i·nb + j) where its run starts and how long it is.
-    pub(super) hull_points: Vec<Vec2>,
-    pub(super) hull_runs: Vec<(u32, u32)>,
+    /// The Minkowski-difference builder's buffers.
     pub(super) hull: HullScratch,
-    pub(super) normals: Vec<(Vec2, usize, usize)>,
-    pub(super) ordered: Vec<(f32, Vec2, usize, usize)>,
-    pub(super) intervals: Vec<RayInterval>,
-    pub(super) best_intervals: Vec<RayInterval>,
     pub(super) points: Vec<ContactPoint>,
+    /// The combine step's buffers (`combine.rs`).
+    pub(super) combine: CombineScratch,
 }
-
-/// A run not built yet (see [`CompoundScratch::hull_runs`]).
-pub(super) const NOT_BUILT: (u32, u32) = (u32::MAX, 0);
-
-/// Above this many piece pairs, the per-pair table is given back after the call: one
-/// query between two huge polygons should not keep megabytes for the rest of the run.
-const KEEP_PAIR_TABLE_MAX: usize = 1 << 16;
 
 impl CompoundScratch {
     fn release_if_huge(&mut self) {
-        if self.hull_runs.capacity() > KEEP_PAIR_TABLE_MAX {
-            self.hull_runs = Vec::new();
-            self.hull_points = Vec::new();
-        }
+        self.combine.release_if_huge();
     }
-
-    /// The Minkowski difference of pieces `i` of A and `j` of B (cores), built on first
-    /// use.
-    pub(super) fn hull_of(
-        &mut self,
-        a: &Shape,
-        pose_a: &Pose,
-        b: &Shape,
-        pose_b: &Pose,
-        i: usize,
-        j: usize,
-    ) -> (u32, u32) {
-        let slot = i * b.piece_count() + j;
-        build_hull(
-            a,
-            pose_a,
-            b,
-            pose_b,
-            i,
-            j,
-            &mut self.hull,
-            &mut self.hull_points,
-            &mut self.hull_runs[slot],
-        )
-    }
-}
-
-/// Builds the Minkowski difference of pieces `i` of A and `j` of B into `points` unless
-/// `run` says it is built; returns its run.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn build_hull(
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    i: usize,
-    j: usize,
-    scratch: &mut HullScratch,
-    points: &mut Vec<Vec2>,
-    run: &mut (u32, u32),
-) -> (u32, u32) {
-    if *run == NOT_BUILT {
-        minkowski_difference_hull_into(a.piece(i), pose_a, b.piece(j), pose_b, scratch);
-        let start = points.len() as u32;
-        points.extend(scratch.hull.iter().map(|w| w.point));
-        *run = (start, scratch.hull.len() as u32);
-    }
-    *run
 }
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<CompoundScratch> = std::cell::RefCell::default();
-}
-
-/// The vertices of a built run.
-pub(super) fn run(points: &[Vec2], (start, len): (u32, u32)) -> &[Vec2] {
-    &points[start as usize..(start + len) as usize]
 }
 
 /// The piece-pair loop of [`collide_compound`] for shapes with several pieces.
@@ -235,6 +170,7 @@ fn collide_pieces(
     scratch.boxes_b.clear();
     scratch.boxes_b.extend((0..nb).map(|j| piece_aabb(&b.piece(j), pose_b)));
     scratch.hits.clear();
+    scratch.apart.clear();
     let from_trees = piece_tree_candidates(
         a,
         pose_a,
@@ -272,6 +208,8 @@ fn collide_pieces(
         let pen = test_pair(test, &va, pose_a, &vb, pose_b, (i, j), scale, config, &mut work, trace);
         if config.is_penetrating(pen.depth, scale) {
             scratch.hits.push((i, j, pen));
+        } else {
+            scratch.apart.push((i as u32, j as u32, -pen.depth));
         }
     }
     match scratch.hits.as_slice() {

@@ -93,8 +93,8 @@ pub enum TraceStep {
     Epa(EpaStep),
     /// EPA stopped.
     EpaEnd(EpaEnd),
-    /// Decomposed algorithms: a candidate normal for the whole pair and the depth along
-    /// it that separates every overlapping piece pair.
+    /// Decomposed algorithms: a candidate for the nearest point of the boundary of A − B,
+    /// and whether it is on that boundary.
     Combine(CombineStep),
     /// Contact points by clipping the incident edge against the reference edge.
     Clip(ClipStep),
@@ -319,22 +319,56 @@ pub struct EpaEnd {
     pub depth: f32,
 }
 
-/// A candidate normal for a decomposed pair, and the depth that clears every
-/// overlapping piece pair along it.
+/// What kind of point of A − B a combine candidate is (see `combine.rs`): the nearest
+/// point of the union of the pieces' Minkowski differences is always one of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum CombineCandidate {
+    /// The foot of the perpendicular from the origin on an edge of one piece pair's
+    /// difference (the edge moved out by the pieces' radii when they are rounded).
+    EdgeFoot,
+    /// The point of a rounded corner of one piece pair's difference nearest the origin
+    /// (rounded pieces only: a circle's difference with a polygon piece).
+    RoundedCorner,
+    /// A vertex of one piece pair's difference (an end of a moved-out edge when rounded).
+    Vertex,
+    /// Where the boundary of the pair's difference crosses the boundary of this other
+    /// pair's difference.
+    Crossing {
+        /// Piece of A of the other pair.
+        piece_a: usize,
+        /// Piece of B of the other pair.
+        piece_b: usize,
+    },
+}
+
+/// Decomposed algorithms: one candidate for the nearest point of the boundary of A − B
+/// (the union of the piece pairs' Minkowski differences), tested in increasing distance
+/// from the origin. The first that no piece pair's difference holds strictly inside is
+/// the answer: the MTV is minus this point.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CombineStep {
-    /// Candidate normal (A towards B), from this piece pair's own answer.
+    /// Piece of A of the pair whose difference gives the candidate.
     pub from_piece_a: usize,
-    /// Piece of B whose pair proposed it.
+    /// Piece of B of that pair.
     pub from_piece_b: usize,
-    /// Unit normal, world frame.
+    /// What the candidate is.
+    pub candidate: CombineCandidate,
+    /// The candidate point of A − B, world frame (metres).
+    pub point: Vec2,
+    /// Unit normal (A towards B) the candidate would give.
     pub normal: Vec2,
-    /// Depth of that piece pair alone.
-    pub pair_depth: f32,
-    /// Translation along the normal that separates the whole shapes.
+    /// Its distance from the origin: the depth it would give.
     pub depth: f32,
-    /// True when this candidate is the best so far.
-    pub best: bool,
+    /// The piece pair whose difference holds the point strictly inside (so it is not on
+    /// the boundary of the union), or `None`: the point is the answer.
+    pub held_by: Option<(usize, usize)>,
+}
+
+impl CombineStep {
+    /// True for the candidate that is the answer (no difference holds it).
+    pub fn is_answer(&self) -> bool {
+        self.held_by.is_none()
+    }
 }
 
 /// Clipping the incident edge against the reference edge's side planes.

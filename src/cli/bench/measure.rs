@@ -73,8 +73,9 @@ impl Method {
             Method::SatDecomposed => {
                 "convex pieces (cached ear-clipping decomposition); every piece pair's world AABBs tested \
                  (O(pA*pB) box tests); SAT on overlapping pairs with the relative transform reused (axes turned, \
-                 not vertices), O(ni+mj) per axis; pair answers combined by a ray sweep of the pieces' \
-                 Minkowski differences so the MTV separates the whole bodies"
+                 not vertices), O(ni+mj) per axis; pair answers combined exactly: the MTV reaches the \
+                 nearest boundary point of the union of the pieces' Minkowski differences (candidates best first, \
+                 only differences that near built)"
             }
             Method::GjkEpa => {
                 "same pieces and box culling; GJK on each overlapping pair (support points by a linear scan, \
