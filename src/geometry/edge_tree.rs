@@ -199,7 +199,16 @@ impl EdgeTree {
     fn bound_along(&self, i: usize, axis: Vec2) -> f32 {
         match self.volumes.get(i) {
             Some(v) => v.max_along(axis),
-            None => BoundingVolume::Aabb(self.nodes[i].bounds).max_along(axis),
+            None => {
+                // A tree of boxes: the box corner furthest along the axis, projected with
+                // the vertices' own formula (exact in the rounding sense, module docs).
+                // Written out here, not through `max_along`: this is the inner loop of
+                // NonConvexSat's projections.
+                let b = &self.nodes[i].bounds;
+                let x = if axis.x >= 0.0 { b.max.x } else { b.min.x };
+                let y = if axis.y >= 0.0 { b.max.y } else { b.min.y };
+                x * axis.x + y * axis.y
+            }
         }
     }
 
@@ -219,8 +228,18 @@ impl EdgeTree {
     /// Edge i contributes its start vertex i, so every vertex is counted once.
     pub fn max_projection(&self, vertices: &[Vec2], axis: Vec2) -> (f32, ProjectionCost) {
         // A box: its corner furthest along the axis, projected with the vertices'
-        // formula; another volume: its support, with a slack for rounding.
-        let corner = |i: usize| self.bound_along(i, axis);
+        // formula; another volume: its support, with a slack for rounding. Two copies of
+        // the descent, so the boxes' inner loop asks nothing about the kind.
+        if self.volumes.is_empty() {
+            self.max_projection_by(vertices, axis, |i| self.bound_along(i, axis))
+        } else {
+            self.max_projection_by(vertices, axis, |i| self.volumes[i].max_along(axis))
+        }
+    }
+
+    /// [`EdgeTree::max_projection`] with node `i`'s bound given by `corner(i)`.
+    #[inline]
+    fn max_projection_by(&self, vertices: &[Vec2], axis: Vec2, corner: impl Fn(usize) -> f32) -> (f32, ProjectionCost) {
         let mut best = f32::NEG_INFINITY;
         let mut cost = ProjectionCost::default();
         let mut stack: [u32; 64] = [0; 64];
