@@ -35,7 +35,7 @@
 
 use super::body::{Body, BodyHandle, BodySet};
 use super::body_state::BodyStates;
-use super::constraint::{build_constraints, colour_order, store_impulses, ColourScratch, Constraint};
+use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraint};
 use super::contacts::{ContactSet, DetectInput};
 use super::continuous::ContinuousScratch;
 use super::crowd::{cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, CrowdScratch, CrowdTuning};
@@ -473,8 +473,7 @@ impl World {
             ..
         } = &mut self.scratch;
         states.gather(&self.bodies);
-        build_constraints(&self.contacts, states, settings.slop, constraints);
-        colour_order(constraints, states, colours);
+        build_constraints(&self.contacts, states, settings.slop, constraints, colours);
         let crowd_tuning = CrowdTuning {
             slop: settings.slop,
             max_shift_m: settings.max_push_speed * dt,
