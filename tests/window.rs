@@ -326,7 +326,7 @@ fn predict_mode_scores_clicks_on_the_next_support_point() {
         .expect("a point far from the answer");
 
     let display = VirtualDisplay::start();
-    let app = Command::new(BIN)
+    let app = sandbox_command(&display, &dir.join("config"))
         .args([
             "open".as_ref(),
             lesson.as_os_str(),
@@ -334,11 +334,7 @@ fn predict_mode_scores_clicks_on_the_next_support_point() {
             "20".as_ref(),
             "--frame-stats".as_ref(),
         ])
-        .env("DISPLAY", &display.display)
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .expect("the sandbox starts");
     std::thread::sleep(Duration::from_secs(5));
@@ -621,13 +617,9 @@ fn run_until_exit(
     config: &Path,
     timeout: Duration,
 ) -> (String, String, bool) {
-    let mut app = Command::new(BIN)
+    let mut app = sandbox_command(display, config)
         .args(args)
-        .env("DISPLAY", &display.display)
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", config)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .expect("the sandbox starts");
     let deadline = Instant::now() + timeout;
@@ -773,13 +765,9 @@ fn the_launcher_draws_its_aim_while_dragging() {
     }
     let dir = out_dir("launcher");
     let display = VirtualDisplay::start();
-    let mut app = Command::new(BIN)
+    let mut app = sandbox_command(&display, &dir.join("config"))
         .args(["open", "--exit-after", "60"])
-        .env("DISPLAY", &display.display)
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
         .spawn()
         .expect("the sandbox starts");
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -837,15 +825,21 @@ fn the_launcher_draws_its_aim_while_dragging() {
 
 /// Starts the sandbox on `display` with `args`, from `cwd` when given, with the user's
 /// configuration (recent files) kept in `dir`.
-fn spawn_sandbox(display: &VirtualDisplay, args: &[&std::ffi::OsStr], dir: &Path, cwd: Option<&Path>) -> Child {
+/// The sandbox binary on `display` with software GL and its own config folder (so the
+/// recent-files list of the machine is never touched); stderr piped.
+fn sandbox_command(display: &VirtualDisplay, config: &Path) -> Command {
     let mut command = Command::new(BIN);
     command
-        .args(args)
         .env("DISPLAY", &display.display)
         .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .stdout(Stdio::null())
+        .env("XDG_CONFIG_HOME", config)
         .stderr(Stdio::piped());
+    command
+}
+
+fn spawn_sandbox(display: &VirtualDisplay, args: &[&std::ffi::OsStr], dir: &Path, cwd: Option<&Path>) -> Child {
+    let mut command = sandbox_command(display, &dir.join("config"));
+    command.args(args).stdout(Stdio::null());
     if let Some(cwd) = cwd {
         command.current_dir(cwd);
     }

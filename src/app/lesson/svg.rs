@@ -138,31 +138,25 @@ pub fn line(a: Vec2, b: Vec2, width: f32, color: Color) {
 
 /// A filled polygon (px).
 pub fn polygon(points: &[Vec2], color: Color) {
-    if points.len() < 3 {
-        return;
+    if points.len() >= 3 {
+        polygon_element(points, &paint("fill", color));
     }
-    with(|rec| {
-        let _ = writeln!(
-            rec.body,
-            "<polygon points=\"{}\" {}/>",
-            points_attr(points),
-            paint("fill", color)
-        );
-    });
 }
 
 /// A closed outline (px).
 pub fn outline(points: &[Vec2], width: f32, color: Color) {
-    if points.len() < 2 {
-        return;
-    }
-    with(|rec| {
-        let _ = writeln!(
-            rec.body,
-            "<polygon points=\"{}\" fill=\"none\" stroke-width=\"{width:.2}\" stroke-linejoin=\"round\" {}/>",
-            points_attr(points),
+    if points.len() >= 2 {
+        let style = format!(
+            "fill=\"none\" stroke-width=\"{width:.2}\" stroke-linejoin=\"round\" {}",
             paint("stroke", color)
         );
+        polygon_element(points, &style);
+    }
+}
+
+fn polygon_element(points: &[Vec2], style: &str) {
+    with(|rec| {
+        let _ = writeln!(rec.body, "<polygon points=\"{}\" {style}/>", points_attr(points));
     });
 }
 
