@@ -64,7 +64,7 @@
 //! ```
 
 use super::body_state::BodyStates;
-use super::constraint::{apply_impulse, relative_velocity, tangent_of, Constraint};
+use super::constraint::{apply_impulse, relative_velocity, tangent_of, Constraints};
 use super::settings::WorldSettings;
 
 /// The three coefficients of a soft constraint (see the module docs).
@@ -124,7 +124,7 @@ struct StepTuning {
 /// leaves the accumulated impulses in `constraints`.
 pub(crate) fn solve_step(
     states: &mut BodyStates,
-    constraints: &mut [Constraint],
+    constraints: &mut Constraints,
     settings: &WorldSettings,
     substeps: u32,
     h: f32,
@@ -153,12 +153,12 @@ pub(crate) fn solve_step(
 }
 
 /// Applies the accumulated impulses.
-fn warm_start(states: &mut BodyStates, constraints: &[Constraint]) {
+fn warm_start(states: &mut BodyStates, constraints: &Constraints) {
     let states = &mut states.states;
-    for c in constraints {
+    for (c, points) in constraints.iter() {
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
-        for p in &c.points[..c.count as usize] {
+        for p in points {
             let impulse = p.normal_impulse * p.normal + p.tangent_impulse * tangent_of(p.normal);
             apply_impulse(&mut a, &mut b, p.anchor_a, p.anchor_b, impulse);
         }
@@ -169,14 +169,14 @@ fn warm_start(states: &mut BodyStates, constraints: &[Constraint]) {
 
 /// One pass over every constraint: normal impulses (with the soft position bias when
 /// `use_bias`), then friction.
-fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning, use_bias: bool) {
+fn solve(states: &mut BodyStates, constraints: &mut Constraints, t: &StepTuning, use_bias: bool) {
     let states = &mut states.states;
     let soft = t.softness;
-    for c in constraints.iter_mut() {
+    for (c, points) in constraints.iter_mut() {
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
         let friction = c.friction;
-        for p in c.points_mut() {
+        for p in points.iter_mut() {
             // Fixed anchors: the Jacobian keeps the anchors of the start of the step
             // (Box2D v3 does the same); only the separation follows the bodies' turn.
             let (r_a, r_b) = (p.anchor_a, p.anchor_b);
@@ -210,7 +210,7 @@ fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning
             apply_impulse(&mut a, &mut b, r_a, r_b, applied * p.normal);
         }
         // Friction after every point's normal impulse, whose totals set its limits.
-        for p in c.points_mut() {
+        for p in points.iter_mut() {
             let (r_a, r_b) = (p.anchor_a, p.anchor_b);
             let tangent = tangent_of(p.normal);
             let vt = relative_velocity(&a, &b, r_a, r_b).dot(tangent);
@@ -232,16 +232,16 @@ fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning
 
 /// Restitution: where a point approached faster than `threshold` before solving and
 /// pushed, drive its normal velocity to −e·(velocity before).
-fn apply_restitution(states: &mut BodyStates, constraints: &mut [Constraint], threshold: f32) {
+fn apply_restitution(states: &mut BodyStates, constraints: &mut Constraints, threshold: f32) {
     let states = &mut states.states;
-    for c in constraints.iter_mut() {
+    for (c, points) in constraints.iter_mut() {
         if c.restitution == 0.0 {
             continue;
         }
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
         let restitution = c.restitution;
-        for p in c.points_mut() {
+        for p in points.iter_mut() {
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
