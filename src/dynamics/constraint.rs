@@ -199,8 +199,9 @@ pub(crate) fn build_constraints(
             first,
             count: u32::from(pair.count),
         };
-        let points = &mut out.points[first as usize..first as usize + pair.points().len()];
-        for (cp, p) in points.iter_mut().zip(pair.points()) {
+        let pair_points = contacts.points_of(pair);
+        let points = &mut out.points[first as usize..first as usize + pair_points.len()];
+        for (cp, p) in points.iter_mut().zip(pair_points) {
             let n = p.normal;
             let (r_a, r_b) = (p.anchor_a, p.anchor_b);
             *cp = ConstraintPoint {
@@ -229,11 +230,16 @@ pub(crate) fn build_constraints(
 /// Stores the constraints' accumulated impulses back into their contacts, for the next
 /// step's warm start.
 pub(crate) fn store_impulses(constraints: &Constraints, contacts: &mut ContactSet) {
+    let ContactSet {
+        pairs,
+        points: pair_points,
+        ..
+    } = contacts;
     for (c, points) in constraints.iter() {
-        let Some(pair) = contacts.pairs.get_mut(c.pair as usize) else {
+        let Some(pair) = pairs.get(c.pair as usize) else {
             continue;
         };
-        for (cp, p) in points.iter().zip(pair.points_mut()) {
+        for (cp, p) in points.iter().zip(&mut pair_points[pair.range()]) {
             p.normal_impulse = cp.normal_impulse;
             p.tangent_impulse = cp.tangent_impulse;
             p.slipped = cp.slipped;
