@@ -31,6 +31,15 @@ pub(crate) struct ConstraintPoint {
     /// 1 / (effective mass along the normal) and along the tangent (kg).
     pub normal_mass: f32,
     pub tangent_mass: f32,
+    /// The angular parts of the Jacobians with the fixed anchors: r_a × n, r_b × n,
+    /// r_a × t, r_b × t (m). With them an impulse solver's pass needs no cross product:
+    /// the relative normal speed is (v_b − v_a)·n + ω_b (r_b × n) − ω_a (r_a × n), and
+    /// an impulse P along n turns A by −P (r_a × n)/I_a (rapier and Box2D v3 keep the
+    /// same in their constraints).
+    pub cross_na: f32,
+    pub cross_nb: f32,
+    pub cross_ta: f32,
+    pub cross_tb: f32,
     /// Accumulated impulses (N·s): warm-started, carried to the next step.
     pub normal_impulse: f32,
     pub tangent_impulse: f32,
@@ -152,6 +161,32 @@ pub(crate) fn apply_impulse(a: &mut BodyState, b: &mut BodyState, r_a: Vec2, r_b
     b.w += b.inv_inertia * cross(r_b, impulse);
 }
 
+/// The relative speed along `dir` of B's anchor point against A's (m/s), from the
+/// angular Jacobians `cross_a` = r_a × dir and `cross_b` = r_b × dir.
+#[inline]
+pub(crate) fn relative_speed(a: &BodyState, b: &BodyState, dir: Vec2, cross_a: f32, cross_b: f32) -> f32 {
+    (b.v - a.v).dot(dir) + b.w * cross_b - a.w * cross_a
+}
+
+/// Applies an impulse of `magnitude` (N·s) along `dir` at the anchors whose angular
+/// Jacobians are `cross_a` = r_a × dir and `cross_b` = r_b × dir: −impulse to A,
+/// +impulse to B (the same as [`apply_impulse`], without the cross products).
+#[inline]
+pub(crate) fn apply_impulse_along(
+    a: &mut BodyState,
+    b: &mut BodyState,
+    dir: Vec2,
+    cross_a: f32,
+    cross_b: f32,
+    magnitude: f32,
+) {
+    let impulse = magnitude * dir;
+    a.v -= a.inv_mass * impulse;
+    a.w -= a.inv_inertia * cross_a * magnitude;
+    b.v += b.inv_mass * impulse;
+    b.w += b.inv_inertia * cross_b * magnitude;
+}
+
 /// 1 / (the effective mass of the pair at anchors `r_a`, `r_b` along `dir`), 0 when
 /// neither body can be pushed that way.
 #[inline]
@@ -211,6 +246,10 @@ pub(crate) fn build_constraints(
                 base_separation: p.separation - (r_b - r_a).dot(n),
                 normal_mass: inv_or_zero(inverse_effective_mass(sa, sb, r_a, r_b, n)),
                 tangent_mass: inv_or_zero(inverse_effective_mass(sa, sb, r_a, r_b, tangent_of(n))),
+                cross_na: cross(r_a, n),
+                cross_nb: cross(r_b, n),
+                cross_ta: cross(r_a, tangent_of(n)),
+                cross_tb: cross(r_b, tangent_of(n)),
                 normal_impulse: p.normal_impulse,
                 tangent_impulse: p.tangent_impulse,
                 start_overlap: (-p.separation - slop).max(0.0),

@@ -64,7 +64,7 @@
 //! ```
 
 use super::body_state::BodyStates;
-use super::constraint::{apply_impulse, relative_velocity, tangent_of, Constraints};
+use super::constraint::{apply_impulse_along, relative_speed, tangent_of, Constraints};
 use super::settings::WorldSettings;
 
 /// The three coefficients of a soft constraint (see the module docs).
@@ -159,8 +159,9 @@ fn warm_start(states: &mut BodyStates, constraints: &Constraints) {
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
         for p in points {
-            let impulse = p.normal_impulse * p.normal + p.tangent_impulse * tangent_of(p.normal);
-            apply_impulse(&mut a, &mut b, p.anchor_a, p.anchor_b, impulse);
+            let n = p.normal;
+            apply_impulse_along(&mut a, &mut b, n, p.cross_na, p.cross_nb, p.normal_impulse);
+            apply_impulse_along(&mut a, &mut b, tangent_of(n), p.cross_ta, p.cross_tb, p.tangent_impulse);
         }
         states[ia] = a;
         states[ib] = b;
@@ -178,8 +179,8 @@ fn solve(states: &mut BodyStates, constraints: &mut Constraints, t: &StepTuning,
         let friction = c.friction;
         for p in points.iter_mut() {
             // Fixed anchors: the Jacobian keeps the anchors of the start of the step
-            // (Box2D v3 does the same); only the separation follows the bodies' turn.
-            let (r_a, r_b) = (p.anchor_a, p.anchor_b);
+            // (Box2D v3 does the same; its angular parts are precomputed); only the
+            // separation follows the bodies' turn.
             // s > 0: the point is apart, or within the slop: let it approach by s this
             // substep (the speculative rule), no softness needed.
             // A deep overlap the step started with is tolerated: it is shed apart, at a
@@ -198,7 +199,7 @@ fn solve(states: &mut BodyStates, constraints: &mut Constraints, t: &StepTuning,
             } else {
                 (0.0, 1.0, 0.0)
             };
-            let vn = relative_velocity(&a, &b, r_a, r_b).dot(p.normal);
+            let vn = relative_speed(&a, &b, p.normal, p.cross_na, p.cross_nb);
             let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
             let total = (p.normal_impulse + impulse).max(0.0);
             if !total.is_finite() {
@@ -207,13 +208,12 @@ fn solve(states: &mut BodyStates, constraints: &mut Constraints, t: &StepTuning,
             let applied = total - p.normal_impulse;
             p.normal_impulse = total;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            apply_impulse(&mut a, &mut b, r_a, r_b, applied * p.normal);
+            apply_impulse_along(&mut a, &mut b, p.normal, p.cross_na, p.cross_nb, applied);
         }
         // Friction after every point's normal impulse, whose totals set its limits.
         for p in points.iter_mut() {
-            let (r_a, r_b) = (p.anchor_a, p.anchor_b);
             let tangent = tangent_of(p.normal);
-            let vt = relative_velocity(&a, &b, r_a, r_b).dot(tangent);
+            let vt = relative_speed(&a, &b, tangent, p.cross_ta, p.cross_tb);
             // A limit that overflowed to infinity (friction 1e30 and a large impulse)
             // still clamps; NaN is refused below.
             let limit = friction * p.normal_impulse;
@@ -223,7 +223,7 @@ fn solve(states: &mut BodyStates, constraints: &mut Constraints, t: &StepTuning,
             }
             let applied = total - p.tangent_impulse;
             p.tangent_impulse = total;
-            apply_impulse(&mut a, &mut b, r_a, r_b, applied * tangent);
+            apply_impulse_along(&mut a, &mut b, tangent, p.cross_ta, p.cross_tb, applied);
         }
         states[ia] = a;
         states[ib] = b;
@@ -245,8 +245,7 @@ fn apply_restitution(states: &mut BodyStates, constraints: &mut Constraints, thr
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let (r_a, r_b) = (p.anchor_a, p.anchor_b);
-            let vn = relative_velocity(&a, &b, r_a, r_b).dot(p.normal);
+            let vn = relative_speed(&a, &b, p.normal, p.cross_na, p.cross_nb);
             let impulse = -p.normal_mass * (vn + restitution * p.relative_velocity);
             let total = (p.normal_impulse + impulse).max(0.0);
             if !total.is_finite() {
@@ -254,7 +253,7 @@ fn apply_restitution(states: &mut BodyStates, constraints: &mut Constraints, thr
             }
             let applied = total - p.normal_impulse;
             p.normal_impulse = total;
-            apply_impulse(&mut a, &mut b, r_a, r_b, applied * p.normal);
+            apply_impulse_along(&mut a, &mut b, p.normal, p.cross_na, p.cross_nb, applied);
         }
         states[ia] = a;
         states[ib] = b;
