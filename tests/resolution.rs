@@ -70,6 +70,67 @@ fn projection_holds_the_pyramid_within_a_centimetre() {
     assert!(widest < 20.05, "a box left the ground's ends: {widest}");
 }
 
+/// How still the 20-row pyramid really is from 1 s to 10 s (sleeping off): the range the
+/// top box's x covers (m) — not only where it is at the two ends — and the mean number
+/// of boxes moving faster than 5 cm/s from 5 s on.
+fn pyramid_stillness(resolution: Resolution) -> (f32, f32) {
+    let scene = shipped("pyramid_20.ron");
+    let settings = WorldSettings {
+        resolution,
+        sleeping: false,
+        ..*World::from_scene(&scene).settings()
+    };
+    let mut world = World::from_scene_with(&scene, settings);
+    let top = *world.bodies().handles().last().expect("bodies");
+    let (mut lo, mut hi, mut moving, mut samples) = (f32::INFINITY, f32::NEG_INFINITY, 0usize, 0usize);
+    for step in 1..=600 {
+        world.step(DT);
+        if step >= 60 {
+            let x = world.body(top).expect("top box").pose().translation.x;
+            (lo, hi) = (lo.min(x), hi.max(x));
+        }
+        if step >= 300 {
+            moving += world
+                .bodies()
+                .iter()
+                .filter(|(_, b)| b.linear_velocity().length() > 0.05)
+                .count();
+            samples += 1;
+        }
+    }
+    let mean_moving = moving as f32 / samples as f32;
+    println!(
+        "pyramid_20, {}: top box x range after 1 s {:.4} m; boxes faster than 5 cm/s after 5 s: {mean_moving:.1} on average",
+        resolution.name(),
+        hi - lo
+    );
+    (hi - lo, mean_moving)
+}
+
+#[test]
+fn impulses_keep_the_pyramid_still_throughout() {
+    let (range, moving) = pyramid_stillness(Resolution::Impulses);
+    assert!(range < 0.01, "the top box wandered over {range} m");
+    assert!(moving < 1.0, "{moving} boxes kept moving");
+}
+
+/// Known to fail: under `Projection` the pyramid keeps swaying. Measured on 2026-11-24:
+/// the top box wanders over 6 cm after the first second and about 110 of the 210 boxes
+/// move faster than 5 cm/s at any moment (the two-instant test above passes only
+/// because the sway brings the top box back). The energy comes from static friction's
+/// pull-back of old drift before the substeps (`xpbd.rs`, `pull_back_old_drift`):
+/// without it every box is at rest (top box range 1.2 cm, settling; none moving) and
+/// the 35° slope slides within 0.23% of the textbook — but the non-convex default scene
+/// no longer falls asleep (the rocking the pull-back was added to stop). A fix must
+/// keep both; run with `--ignored --nocapture` to see the figures.
+#[test]
+#[ignore = "known failure: position-based projection keeps the pyramid swaying (see the doc comment)"]
+fn regression_projection_pyramid_sways_for_ever() {
+    let (range, moving) = pyramid_stillness(Resolution::Projection);
+    assert!(range < 0.01, "the top box wandered over {range} m");
+    assert!(moving < 1.0, "{moving} boxes kept moving");
+}
+
 /// The comparison the sandbox shows: the papers' literal method (move the first body of
 /// each pair out by its whole MTV, no friction, no rotation) lets the pyramid collapse.
 #[test]
