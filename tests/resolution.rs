@@ -14,18 +14,24 @@ fn shipped(name: &str) -> Scene {
     scene::load(format!("{}/scenes/{name}", env!("CARGO_MANIFEST_DIR"))).expect("a shipped scene")
 }
 
-/// The 20-row pyramid (210 boxes on a 40.1 m ground) under `resolution`, sleeping off so
-/// the solver alone holds it. Returns (top box at 1 s, top box at 10 s, lowest box
-/// centre, largest |x| of a box centre) over the run.
-fn pyramid(resolution: Resolution) -> (Vec2, Vec2, f32, f32) {
+/// The shipped 20-row pyramid under `resolution`, sleeping off, and its top box.
+fn pyramid_world(resolution: Resolution) -> (World, collision_lab::dynamics::BodyHandle) {
     let scene = shipped("pyramid_20.ron");
     let settings = WorldSettings {
         resolution,
         sleeping: false,
         ..*World::from_scene(&scene).settings()
     };
-    let mut world = World::from_scene_with(&scene, settings);
+    let world = World::from_scene_with(&scene, settings);
     let top = *world.bodies().handles().last().expect("bodies");
+    (world, top)
+}
+
+/// The 20-row pyramid (210 boxes on a 40.1 m ground) under `resolution`, sleeping off so
+/// the solver alone holds it. Returns (top box at 1 s, top box at 10 s, lowest box
+/// centre, largest |x| of a box centre) over the run.
+fn pyramid(resolution: Resolution) -> (Vec2, Vec2, f32, f32) {
+    let (mut world, top) = pyramid_world(resolution);
     let (mut at_1s, mut lowest, mut widest) = (Vec2::ZERO, f32::INFINITY, 0.0f32);
     for step in 1..=600 {
         world.step(DT);
@@ -74,14 +80,7 @@ fn projection_holds_the_pyramid_within_a_centimetre() {
 /// top box's x covers (m) — not only where it is at the two ends — and the mean number
 /// of boxes moving faster than 5 cm/s from 5 s on.
 fn pyramid_stillness(resolution: Resolution) -> (f32, f32) {
-    let scene = shipped("pyramid_20.ron");
-    let settings = WorldSettings {
-        resolution,
-        sleeping: false,
-        ..*World::from_scene(&scene).settings()
-    };
-    let mut world = World::from_scene_with(&scene, settings);
-    let top = *world.bodies().handles().last().expect("bodies");
+    let (mut world, top) = pyramid_world(resolution);
     let (mut lo, mut hi, mut moving, mut samples) = (f32::INFINITY, f32::NEG_INFINITY, 0usize, 0usize);
     for step in 1..=600 {
         world.step(DT);
