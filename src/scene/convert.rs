@@ -346,3 +346,82 @@ impl From<&PointSnapshot> for PointStateDef {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::World;
+    use crate::scene::def::{DEFAULT_GRAVITY, DEFAULT_KILL_DISTANCE_M, DEFAULT_RATE_HZ};
+    use crate::scene::{parse, to_ron_string, SceneDef};
+
+    #[test]
+    fn a_polygon_is_saved_as_written_not_as_normalised() {
+        // Clockwise, with a repeated point and a collinear one: the built polygon is a
+        // counter-clockwise square of four vertices; the file keeps all six as written.
+        let text = "(version: 1, bodies: [(shape: Polygon(points: \
+                    [(0, 0), (0, 1), (0, 1), (1, 1), (1, 0.5), (1, 0)]))])";
+        let scene = parse(text, "cw.ron").unwrap();
+        let saved = World::from_scene(&scene).to_scene_def();
+        assert_eq!(saved.bodies, scene.def().bodies);
+        assert_eq!(to_ron_string(&saved).unwrap(), to_ron_string(scene.def()).unwrap());
+    }
+
+    #[test]
+    fn the_engine_s_defaults_are_the_format_s() {
+        assert_eq!(
+            WorldSettings::from_scene_settings(&SettingsDef::default(), DEFAULT_GRAVITY.into()),
+            WorldSettings::default()
+        );
+        assert_eq!(WorldSettings::default().kill_distance, DEFAULT_KILL_DISTANCE_M);
+        assert_eq!(World::default().rate(), DEFAULT_RATE_HZ);
+        let shape = ShapeDef::Circle { radius: 0.5 };
+        assert_eq!(
+            BodyDef::new(shape.clone()).to_desc(),
+            Ok(BodyDesc::new(ShapeDesc::from(&shape)).unwrap())
+        );
+        assert_eq!(
+            World::default().to_scene_def(),
+            SceneDef::default(),
+            "an empty world saves as the empty scene"
+        );
+    }
+
+    #[test]
+    fn enum_twins_keep_their_names_both_ways() {
+        for resolution in Resolution::ALL {
+            let def = ResolutionDef::from(resolution);
+            assert_eq!(def.name(), resolution.name());
+            assert_eq!(Resolution::from(def), resolution);
+        }
+        for def in [
+            ContinuousDef::Off,
+            ContinuousDef::Interpolation,
+            ContinuousDef::ConservativeAdvancement,
+        ] {
+            assert_eq!(ContinuousDef::from(ContinuousMode::from(def)), def);
+        }
+    }
+
+    #[test]
+    fn a_bad_body_says_what_and_where_as_a_one_body_scene() {
+        // A bow tie: edge 0 crosses edge 2.
+        let mut def = BodyDef::new(ShapeDef::Polygon {
+            points: [(0.0, 0.0), (1.0, 1.0), (1.0, 0.0), (0.0, 1.0)]
+                .map(|(x, y)| crate::math::Point(x, y))
+                .to_vec(),
+        });
+        def.name = Some("tie".to_string());
+        let error = def.to_desc().unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.starts_with("(scene): body 0 (\"tie\"): the polygon intersects itself: edge 0"),
+            "{message}"
+        );
+        def.shape = ShapeDef::Circle { radius: 1.0 };
+        def.angle = f32::NAN;
+        assert_eq!(
+            def.to_desc().unwrap_err().to_string(),
+            "(scene): body 0 (\"tie\"): angle must be finite, got NaN"
+        );
+    }
+}
