@@ -30,12 +30,21 @@ pub struct SapInterval {
     pub min_x: f32,
     /// Right end of the box (metres, world frame); `−∞` for an unusable box.
     pub max_x: f32,
+    /// Bottom of the box (metres, world frame). Both y ends are copied here so that the sweep reads
+    /// only this array, in order: looked up in the proxies instead, every sweep step
+    /// was a jump to another place in memory (a quarter of the broad phase's time on
+    /// the 5050-box pyramid, whose columns put ~50 boxes in every x range).
+    pub min_y: f32,
+    /// Top of the box (metres, world frame).
+    pub max_y: f32,
     /// Position of the proxy in the slice given to `update`.
     pub slot: u32,
     /// The proxy's id.
     pub id: u32,
     /// False when the box was skipped (NaN, inverted).
     pub usable: bool,
+    /// The proxy cannot move (see [`Proxy`]): two such never make a pair.
+    pub is_static: bool,
 }
 
 /// Sweep and prune with a persistent, insertion-sorted interval list.
@@ -75,6 +84,8 @@ impl SweepAndPrune {
             let p = &proxies[iv.slot as usize];
             iv.id = p.id;
             iv.usable = is_usable(&p.aabb);
+            iv.is_static = p.is_static;
+            (iv.min_y, iv.max_y) = (p.aabb.min.y, p.aabb.max.y);
             (iv.min_x, iv.max_x) = if iv.usable {
                 (p.aabb.min.x, p.aabb.max.x)
             } else {
@@ -96,7 +107,6 @@ impl SweepAndPrune {
                 // among them: skip, do not stop.
                 continue;
             }
-            let pa = &proxies[a.slot as usize];
             for b in &self.intervals[i + 1..] {
                 if b.min_x > a.max_x {
                     break; // sorted: no later interval starts before a ends
@@ -105,13 +115,15 @@ impl SweepAndPrune {
                 if !b.usable {
                     continue; // reached only when a.max_x is +∞
                 }
-                let pb = &proxies[b.slot as usize];
-                if pa.is_static && pb.is_static {
+                if a.is_static && b.is_static {
                     continue;
                 }
                 stats.bv_tests += 1;
-                if pa.aabb.overlaps(&pb.aabb) {
-                    push_pair(out, pa.id, pb.id);
+                // The x intervals overlap: b starts within a (sorted, and the break
+                // above), and a usable box has min ≤ max. What `Aabb::overlaps` tests
+                // beyond that is y.
+                if a.min_y <= b.max_y && b.min_y <= a.max_y {
+                    push_pair(out, a.id, b.id);
                 }
             }
         }
@@ -137,9 +149,12 @@ impl SweepAndPrune {
         self.intervals.extend((kept..n).map(|slot| SapInterval {
             min_x: f32::INFINITY,
             max_x: f32::NEG_INFINITY,
+            min_y: f32::INFINITY,
+            max_y: f32::NEG_INFINITY,
             slot: slot as u32,
             id: 0,
             usable: false,
+            is_static: false,
         }));
         kept == 0 || (n - kept) * FULL_SORT_NEW_FRACTION > n
     }
@@ -170,9 +185,12 @@ mod tests {
         SapInterval {
             min_x,
             max_x: min_x + 1.0,
+            min_y: 0.0,
+            max_y: 1.0,
             slot,
             id: slot,
             usable: true,
+            is_static: false,
         }
     }
 

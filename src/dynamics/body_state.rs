@@ -51,16 +51,48 @@ impl BodyState {
         if delta_angle == 0.0 {
             return;
         }
-        let (c, s) = (
-            self.dq.cos - delta_angle * self.dq.sin,
-            self.dq.sin + delta_angle * self.dq.cos,
-        );
+        let (c, s) = self.turned(delta_angle);
         let inv_len = (c * c + s * s).sqrt().recip();
         self.dq = Rot {
             cos: c * inv_len,
             sin: s * inv_len,
         };
         self.dtheta += delta_angle;
+    }
+
+    /// [`BodyState::turn`] for the small turns of a position correction (one contact
+    /// point's share, called several times a substep for every point): the rotation is
+    /// renormalised by one Newton step for 1/√x from 1 instead of a square root and a
+    /// division, which were a fifth of the position-based solver's time on the 5050-box
+    /// pyramid.
+    ///
+    /// Why it is enough: the rotation is unit before the turn, so its squared length
+    /// after it is x = 1 + δ², and the Newton step y = (3 − x)/2 gives 1/√x to within
+    /// 3δ⁴/8 — below f32's resolution for |δ| < 0.02 rad, and a correction turns a body
+    /// by far less. Larger turns take the exact path.
+    #[inline]
+    pub fn turn_by_correction(&mut self, delta_angle: f32) {
+        const SMALL_RAD: f32 = 0.02;
+        if delta_angle.abs() >= SMALL_RAD || delta_angle.is_nan() {
+            self.turn(delta_angle);
+            return;
+        }
+        let (c, s) = self.turned(delta_angle);
+        let inv_len = 0.5 * (3.0 - (c * c + s * s));
+        self.dq = Rot {
+            cos: c * inv_len,
+            sin: s * inv_len,
+        };
+        self.dtheta += delta_angle;
+    }
+
+    /// The rotation turned by `delta_angle` to first order, not normalised.
+    #[inline]
+    fn turned(&self, delta_angle: f32) -> (f32, f32) {
+        (
+            self.dq.cos - delta_angle * self.dq.sin,
+            self.dq.sin + delta_angle * self.dq.cos,
+        )
     }
 }
 
@@ -146,5 +178,24 @@ mod tests {
         assert!((s.dtheta - std::f32::consts::FRAC_PI_2).abs() < 1e-5);
         let exact = Rot::from_angle(s.dtheta);
         assert!((s.dq.cos - exact.cos).abs() < 1e-4 && (s.dq.sin - exact.sin).abs() < 1e-4);
+    }
+
+    #[test]
+    fn small_corrections_keep_the_rotation_unit_and_on_track() {
+        // A thousand corrections of mixed sign and size, as a resting body gets in a
+        // second of substeps, then one larger than the fast path takes.
+        let mut fast = BodyState::default();
+        let mut exact = BodyState::default();
+        for i in 0..1000 {
+            let delta = 0.015 * ((i as f32) * 0.7).sin();
+            fast.turn_by_correction(delta);
+            exact.turn(delta);
+        }
+        fast.turn_by_correction(0.3);
+        exact.turn(0.3);
+        let len = (fast.dq.cos * fast.dq.cos + fast.dq.sin * fast.dq.sin).sqrt();
+        assert!((len - 1.0).abs() < 1e-6, "length {len}");
+        assert!((fast.dq.cos - exact.dq.cos).abs() < 1e-5 && (fast.dq.sin - exact.dq.sin).abs() < 1e-5);
+        assert_eq!(fast.dtheta, exact.dtheta);
     }
 }

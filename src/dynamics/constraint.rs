@@ -14,10 +14,11 @@
 //! turn little in one step, and Box2D v3 makes the same choice.
 
 use super::body_state::{BodyState, BodyStates};
-use super::contacts::{ContactSet, MAX_POINTS};
+use super::contacts::ContactSet;
 use crate::math::{cross, Vec2};
 
-/// One point of a constraint.
+/// One point of a constraint. The fields every pass reads come first, so a pass over
+/// the points touches as few cache lines as it can.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ConstraintPoint {
     /// Unit normal from A towards B (world frame).
@@ -30,9 +31,28 @@ pub(crate) struct ConstraintPoint {
     /// 1 / (effective mass along the normal) and along the tangent (kg).
     pub normal_mass: f32,
     pub tangent_mass: f32,
+    /// The angular parts of the Jacobians with the fixed anchors: r_a × n, r_b × n,
+    /// r_a × t, r_b × t (m). With them an impulse solver's pass needs no cross product:
+    /// the relative normal speed is (v_b − v_a)·n + ω_b (r_b × n) − ω_a (r_a × n), and
+    /// an impulse P along n turns A by −P (r_a × n)/I_a (rapier and Box2D v3 keep the
+    /// same in their constraints).
+    pub cross_na: f32,
+    pub cross_nb: f32,
+    pub cross_ta: f32,
+    pub cross_tb: f32,
     /// Accumulated impulses (N·s): warm-started, carried to the next step.
     pub normal_impulse: f32,
     pub tangent_impulse: f32,
+    /// How far the point overlapped beyond the slop at the start of the step (m, ≥ 0):
+    /// overlap the bodies did not make this step. The solvers push it out at a bounded
+    /// speed, and undo at once what the bodies make during the step (a box landing, a
+    /// fast ball meeting a wall). When `deep`, `crowd::shed_old_overlap` sheds it
+    /// instead, and this is what the solvers tolerate for the whole step.
+    pub start_overlap: f32,
+    pub deep: bool,
+    /// Static friction could not hold this point in its last pass (position-based
+    /// resolution; see `contacts.rs`).
+    pub slipped: bool,
     /// Largest normal impulse of the step: restitution applies only where the point
     /// actually pushed.
     pub max_normal_impulse: f32,
@@ -43,19 +63,10 @@ pub(crate) struct ConstraintPoint {
     /// as an impulse solver does; it feeds the friction limit (`xpbd.rs`).
     pub velocity_normal_impulse: f32,
     /// Position-based static friction: its material points from the centres of mass
-    /// (world-aligned, start of the step), their gap then (m), and whether it could
-    /// not hold them in its last pass (see `contacts.rs`).
+    /// (world-aligned, start of the step) and their gap then (m).
     pub stick_anchor_a: Vec2,
     pub stick_anchor_b: Vec2,
     pub stick_gap: Vec2,
-    pub slipped: bool,
-    /// How far the point overlapped beyond the slop at the start of the step (m, ≥ 0):
-    /// overlap the bodies did not make this step. The solvers push it out at a bounded
-    /// speed, and undo at once what the bodies make during the step (a box landing, a
-    /// fast ball meeting a wall). When `deep`, `crowd::shed_old_overlap` sheds it
-    /// instead, and this is what the solvers tolerate for the whole step.
-    pub start_overlap: f32,
-    pub deep: bool,
 }
 
 impl ConstraintPoint {
@@ -76,8 +87,9 @@ impl ConstraintPoint {
     }
 }
 
-/// The constraint of one contact pair.
-#[derive(Clone, Copy, Debug)]
+/// The constraint of one contact pair: its bodies and material; its points are
+/// `Constraints::points[first .. first + count]`.
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Constraint {
     /// Slots of the two bodies.
     pub a: u32,
@@ -87,28 +99,43 @@ pub(crate) struct Constraint {
     pub pair: u32,
     pub friction: f32,
     pub restitution: f32,
-    pub count: u8,
-    pub points: [ConstraintPoint; MAX_POINTS],
+    /// Where its points start in [`Constraints::points`], and how many there are.
+    pub first: u32,
+    pub count: u32,
 }
 
-impl Constraint {
-    /// A constraint between no bodies with no points (a placeholder, overwritten).
-    fn inert() -> Constraint {
-        Constraint {
-            a: 0,
-            b: 0,
-            pair: 0,
-            friction: 0.0,
-            restitution: 0.0,
-            count: 0,
-            points: [ConstraintPoint::default(); MAX_POINTS],
-        }
+/// The constraints of one step: one per contact pair, in colour order, and their points
+/// in one array in the same order.
+///
+/// Why not the points inside each constraint: a pair has room for four points
+/// (`contacts::MAX_POINTS`) but most use one or two, and with the room inline a constraint was
+/// about 380 bytes, most of it never read; every pass of every substep streamed all of
+/// it (3.4 MB on the 5050-box pyramid, far more than the processor's cache). Packed,
+/// a pass reads only the points that exist.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Constraints {
+    pub list: Vec<Constraint>,
+    pub points: Vec<ConstraintPoint>,
+}
+
+impl Constraints {
+    /// Each constraint with its points.
+    pub fn iter(&self) -> impl Iterator<Item = (&Constraint, &[ConstraintPoint])> {
+        self.list
+            .iter()
+            .map(|c| (c, &self.points[c.first as usize..(c.first + c.count) as usize]))
     }
 
-    /// The points in use.
-    #[inline]
-    pub fn points_mut(&mut self) -> &mut [ConstraintPoint] {
-        &mut self.points[..self.count as usize]
+    /// Each constraint with its points, to change them. The points of consecutive
+    /// constraints are consecutive, so they are split off the array one after another
+    /// (no index arithmetic, no bounds check per point).
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&Constraint, &mut [ConstraintPoint])> {
+        let mut rest: &mut [ConstraintPoint] = &mut self.points;
+        self.list.iter().map(move |c| {
+            let (points, tail) = std::mem::take(&mut rest).split_at_mut(c.count as usize);
+            rest = tail;
+            (c, points)
+        })
     }
 }
 
@@ -134,6 +161,32 @@ pub(crate) fn apply_impulse(a: &mut BodyState, b: &mut BodyState, r_a: Vec2, r_b
     b.w += b.inv_inertia * cross(r_b, impulse);
 }
 
+/// The relative speed along `dir` of B's anchor point against A's (m/s), from the
+/// angular Jacobians `cross_a` = r_a × dir and `cross_b` = r_b × dir.
+#[inline]
+pub(crate) fn relative_speed(a: &BodyState, b: &BodyState, dir: Vec2, cross_a: f32, cross_b: f32) -> f32 {
+    (b.v - a.v).dot(dir) + b.w * cross_b - a.w * cross_a
+}
+
+/// Applies an impulse of `magnitude` (N·s) along `dir` at the anchors whose angular
+/// Jacobians are `cross_a` = r_a × dir and `cross_b` = r_b × dir: −impulse to A,
+/// +impulse to B (the same as [`apply_impulse`], without the cross products).
+#[inline]
+pub(crate) fn apply_impulse_along(
+    a: &mut BodyState,
+    b: &mut BodyState,
+    dir: Vec2,
+    cross_a: f32,
+    cross_b: f32,
+    magnitude: f32,
+) {
+    let impulse = magnitude * dir;
+    a.v -= a.inv_mass * impulse;
+    a.w -= a.inv_inertia * cross_a * magnitude;
+    b.v += b.inv_mass * impulse;
+    b.w += b.inv_inertia * cross_b * magnitude;
+}
+
 /// 1 / (the effective mass of the pair at anchors `r_a`, `r_b` along `dir`), 0 when
 /// neither body can be pushed that way.
 #[inline]
@@ -146,37 +199,44 @@ pub(crate) fn inverse_effective_mass(a: &BodyState, b: &BodyState, r_a: Vec2, r_
 /// the start of the step; `slop` (m) is the resting overlap.
 ///
 /// The constraints are written in colour order (see [`ColourScratch::place`]), each
-/// straight into its final place: sorting them afterwards copied every constraint
-/// (about 500 bytes) twice a step.
+/// straight into its final place with its points packed behind the previous
+/// constraint's: sorting them afterwards copied every constraint twice a step.
 pub(crate) fn build_constraints(
     contacts: &ContactSet,
     states: &BodyStates,
     slop: f32,
-    out: &mut Vec<Constraint>,
+    out: &mut Constraints,
     colours: &mut ColourScratch,
 ) {
     colours.place(contacts, states);
     let count = contacts.pairs.len();
-    out.truncate(count);
+    out.list.clear();
     // Grows only when there are more contacts than last step; every slot is written below.
-    out.resize(count, Constraint::inert());
+    out.list.resize(count, Constraint::default());
+    out.points.clear();
+    out.points
+        .resize(colours.total_points as usize, ConstraintPoint::default());
     let inv_or_zero = |k: f32| if k > 0.0 { 1.0 / k } else { 0.0 };
-    // Every pair gets a constraint, in the contacts' order (`store_impulses` relies on
-    // it); a slot without a state (never the case: states cover every slot) is inert.
+    // Every pair gets a constraint; a slot without a state (never the case: states
+    // cover every slot) is inert.
     let inert = BodyState::default();
     for (index, pair) in contacts.pairs.iter().enumerate() {
         let sa = states.states.get(pair.slot_a as usize).unwrap_or(&inert);
         let sb = states.states.get(pair.slot_b as usize).unwrap_or(&inert);
-        let mut c = Constraint {
+        let position = colours.position[index] as usize;
+        let first = colours.first_point[position];
+        out.list[position] = Constraint {
             a: pair.slot_a,
             b: pair.slot_b,
             pair: index as u32,
             friction: pair.friction,
             restitution: pair.restitution,
-            count: pair.count,
-            points: [ConstraintPoint::default(); MAX_POINTS],
+            first,
+            count: u32::from(pair.count),
         };
-        for (cp, p) in c.points.iter_mut().zip(pair.points()) {
+        let pair_points = contacts.points_of(pair);
+        let points = &mut out.points[first as usize..first as usize + pair_points.len()];
+        for (cp, p) in points.iter_mut().zip(pair_points) {
             let n = p.normal;
             let (r_a, r_b) = (p.anchor_a, p.anchor_b);
             *cp = ConstraintPoint {
@@ -186,31 +246,39 @@ pub(crate) fn build_constraints(
                 base_separation: p.separation - (r_b - r_a).dot(n),
                 normal_mass: inv_or_zero(inverse_effective_mass(sa, sb, r_a, r_b, n)),
                 tangent_mass: inv_or_zero(inverse_effective_mass(sa, sb, r_a, r_b, tangent_of(n))),
+                cross_na: cross(r_a, n),
+                cross_nb: cross(r_b, n),
+                cross_ta: cross(r_a, tangent_of(n)),
+                cross_tb: cross(r_b, tangent_of(n)),
                 normal_impulse: p.normal_impulse,
                 tangent_impulse: p.tangent_impulse,
+                start_overlap: (-p.separation - slop).max(0.0),
+                deep: false,
+                slipped: false,
                 max_normal_impulse: 0.0,
                 relative_velocity: relative_velocity(sa, sb, r_a, r_b).dot(n),
                 velocity_normal_impulse: 0.0,
                 stick_anchor_a: p.stick_anchor_a,
                 stick_anchor_b: p.stick_anchor_b,
                 stick_gap: p.stick_gap,
-                slipped: false,
-                start_overlap: (-p.separation - slop).max(0.0),
-                deep: false,
             };
         }
-        out[colours.position[index] as usize] = c;
     }
 }
 
 /// Stores the constraints' accumulated impulses back into their contacts, for the next
 /// step's warm start.
-pub(crate) fn store_impulses(constraints: &[Constraint], contacts: &mut ContactSet) {
-    for c in constraints {
-        let Some(pair) = contacts.pairs.get_mut(c.pair as usize) else {
+pub(crate) fn store_impulses(constraints: &Constraints, contacts: &mut ContactSet) {
+    let ContactSet {
+        pairs,
+        points: pair_points,
+        ..
+    } = contacts;
+    for (c, points) in constraints.iter() {
+        let Some(pair) = pairs.get(c.pair as usize) else {
             continue;
         };
-        for (cp, p) in c.points.iter().zip(pair.points_mut()) {
+        for (cp, p) in points.iter().zip(&mut pair_points[pair.range()]) {
             p.normal_impulse = cp.normal_impulse;
             p.tangent_impulse = cp.tangent_impulse;
             p.slipped = cp.slipped;
@@ -230,6 +298,10 @@ pub(crate) struct ColourScratch {
     colours: Vec<u8>,
     /// Per contact pair, the index of its constraint.
     position: Vec<u32>,
+    /// Per constraint (colour order), where its points start in the packed array …
+    first_point: Vec<u32>,
+    /// … and how many points all constraints hold.
+    total_points: u32,
 }
 
 impl ColourScratch {
@@ -251,6 +323,8 @@ impl ColourScratch {
             used,
             colours,
             position,
+            first_point,
+            total_points,
         } = self;
         used.clear();
         used.resize(states.states.len(), 0);
@@ -296,5 +370,19 @@ impl ColourScratch {
             *at += 1;
             *at - 1
         }));
+        // The packed points follow the constraints' order: each constraint's first point
+        // is the sum of the counts of the constraints before it.
+        first_point.clear();
+        first_point.resize(contacts.pairs.len(), 0);
+        for (pair, &at) in contacts.pairs.iter().zip(position.iter()) {
+            first_point[at as usize] = u32::from(pair.count);
+        }
+        let mut sum = 0u32;
+        for first in first_point.iter_mut() {
+            let count = *first;
+            *first = sum;
+            sum += count;
+        }
+        *total_points = sum;
     }
 }

@@ -112,36 +112,55 @@ pub(crate) struct PairContact {
     /// … and, when it does, its normal, depth, MTV and points (world frame, at the start
     /// of the step), as the sandbox shows them.
     pub answer: ContactManifold,
-    pub points: [PointContact; MAX_POINTS],
+    /// Where its points start in [`ContactSet::points`], and how many there are (1 to
+    /// [`MAX_POINTS`]).
+    pub first: u32,
     pub count: u8,
 }
 
 impl PairContact {
-    /// The points in use.
-    pub fn points(&self) -> &[PointContact] {
-        &self.points[..self.count as usize]
+    /// Where its points are in [`ContactSet::points`].
+    #[inline]
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.first as usize..self.first as usize + self.count as usize
     }
+}
 
-    /// The points in use, mutably (the solvers store their impulses here).
-    pub fn points_mut(&mut self) -> &mut [PointContact] {
-        &mut self.points[..self.count as usize]
-    }
+/// A pair's points while the detection gathers them.
+#[derive(Clone, Copy, Debug, Default)]
+struct PointBuffer {
+    points: [PointContact; MAX_POINTS],
+    count: u8,
+}
 
+impl PointBuffer {
     fn push(&mut self, p: PointContact) {
         if (self.count as usize) < MAX_POINTS {
             self.points[self.count as usize] = p;
             self.count += 1;
         }
     }
+
+    fn as_slice(&self) -> &[PointContact] {
+        &self.points[..self.count as usize]
+    }
 }
 
 /// The persistent contacts of the world: this step's pairs and last step's, both sorted
-/// by slots. Runtime state; scratch in the sense that it is rebuilt from the bodies, but
-/// it carries the warm-start impulses from step to step.
+/// by slots, each with its points packed in one array in the pairs' order. Runtime
+/// state; scratch in the sense that it is rebuilt from the bodies, but it carries the
+/// warm-start impulses from step to step.
+///
+/// Why the points are not inside the pairs: a pair has room for four but most use one
+/// or two, and with the room inline a pair was about 580 bytes; the detection writes
+/// every pair and the solvers' set-up and store read them all, each step (8.7 MB on
+/// the 5050-box pyramid).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactSet {
     pub pairs: Vec<PairContact>,
+    pub points: Vec<PointContact>,
     previous: Vec<PairContact>,
+    previous_points: Vec<PointContact>,
 }
 
 /// What one detection pass needs besides the bodies and the pairs.
@@ -173,7 +192,15 @@ impl ContactSet {
     /// to the other).
     pub fn clear(&mut self) {
         self.pairs.clear();
+        self.points.clear();
         self.previous.clear();
+        self.previous_points.clear();
+    }
+
+    /// The points of `pair`, one of [`ContactSet::pairs`].
+    #[inline]
+    pub fn points_of(&self, pair: &PairContact) -> &[PointContact] {
+        &self.points[pair.range()]
     }
 
     /// Runs the narrow phase once on every candidate pair (sorted by slots) and rebuilds
@@ -186,8 +213,16 @@ impl ContactSet {
         input: &DetectInput,
         mut on_pair: impl FnMut((usize, usize), &Contact),
     ) -> DetectCounts {
-        std::mem::swap(&mut self.pairs, &mut self.previous);
-        self.pairs.clear();
+        let ContactSet {
+            pairs,
+            points,
+            previous: previous_pairs,
+            previous_points,
+        } = self;
+        std::mem::swap(pairs, previous_pairs);
+        std::mem::swap(points, previous_points);
+        pairs.clear();
+        points.clear();
         let mut counts = DetectCounts {
             work: Work::default(),
             touching: 0,
@@ -204,15 +239,15 @@ impl ContactSet {
                 continue;
             };
             // The previous step's contact of this pair, if any: both lists are sorted.
-            while prev_index < self.previous.len()
-                && (self.previous[prev_index].slot_a, self.previous[prev_index].slot_b) < (ia, ib)
+            while prev_index < previous_pairs.len()
+                && (previous_pairs[prev_index].slot_a, previous_pairs[prev_index].slot_b) < (ia, ib)
             {
                 prev_index += 1;
             }
-            let previous = self
-                .previous
+            let previous: Option<&[PointContact]> = previous_pairs
                 .get(prev_index)
-                .filter(|p| (p.slot_a, p.slot_b) == (ia, ib) && p.handle_a == handle_a && p.handle_b == handle_b);
+                .filter(|p| (p.slot_a, p.slot_b) == (ia, ib) && p.handle_a == handle_a && p.handle_b == handle_b)
+                .map(|p| &previous_points[p.range()]);
             let (pose_a, pose_b) = (a.pose(), b.pose());
             let contact = collide(
                 a.shape(),
@@ -244,12 +279,13 @@ impl ContactSet {
                     mtv: contact.mtv,
                     points: contact.points,
                 },
-                points: [PointContact::default(); MAX_POINTS],
+                first: points.len() as u32,
                 count: 0,
             };
+            let mut gathered = PointBuffer::default();
             let (center_a, center_b) = (a.center_of_mass(), b.center_of_mass());
             let (rot_a, rot_b) = (a.rotation(), b.rotation());
-            let same_point = |id: ContactId| previous.and_then(|p| p.points().iter().find(|q| q.id == id));
+            let same_point = |id: ContactId| previous.and_then(|p| p.iter().find(|q| q.id == id));
             let make = |id: ContactId, normal: Vec2, point: Vec2, separation: f32| {
                 let (anchor_a, anchor_b) = (point - center_a, point - center_b);
                 let (local_a, local_b) = (rot_a.apply_inv(anchor_a), rot_b.apply_inv(anchor_b));
@@ -289,20 +325,20 @@ impl ContactSet {
             };
             if contact.intersect {
                 for p in contact.points.as_slice() {
-                    pair.push(make(p.id, contact.normal, p.point, -p.depth));
+                    gathered.push(make(p.id, contact.normal, p.point, -p.depth));
                 }
             } else {
                 let margin = input.margins.get(ia as usize).copied().unwrap_or(0.0)
                     + input.margins.get(ib as usize).copied().unwrap_or(0.0);
                 let speculative = speculative_points(a.shape(), &pose_a, b.shape(), &pose_b, margin, &mut counts.work);
                 for (normal, p) in speculative.as_slice() {
-                    pair.push(make(p.id, *normal, p.point, -p.depth));
+                    gathered.push(make(p.id, *normal, p.point, -p.depth));
                 }
             }
             // Kept points (see the module docs).
             if let (Some(prev), true) = (previous, contact.intersect) {
                 let relative_angle = b.angle() - a.angle();
-                for q in prev.points() {
+                for q in prev {
                     // Not only the pair's new normal against the old: a non-convex pair
                     // touches on features with different normals at once, and the
                     // narrow phase reports one of them per step. A triangle resting in a
@@ -320,8 +356,8 @@ impl ContactSet {
                     // new one is (the reference edge changed sides, say, and with it the
                     // id) would count twice — harmless for impulses, which share the
                     // load, but a position solver would push twice.
-                    if pair
-                        .points()
+                    if gathered
+                        .as_slice()
                         .iter()
                         .any(|p| (p.anchor_a - r_a).length_squared() < KEEP_DRIFT * KEEP_DRIFT)
                     {
@@ -340,14 +376,16 @@ impl ContactSet {
                         } else {
                             (0.0, 0.0)
                         };
-                        pair.push(kept);
+                        gathered.push(kept);
                     }
                 }
             }
-            if pair.count > 0 {
+            if gathered.count > 0 {
+                pair.count = gathered.count;
                 counts.touching += u32::from(pair.touching);
                 counts.points += u32::from(pair.count);
-                self.pairs.push(pair);
+                points.extend_from_slice(gathered.as_slice());
+                pairs.push(pair);
             }
         }
         counts
@@ -385,7 +423,7 @@ impl ContactSet {
             .iter()
             .map(|pair| PairSnapshot {
                 bodies: (index_of_slot[pair.slot_a as usize], index_of_slot[pair.slot_b as usize]),
-                points: pair.points().iter().map(point).collect(),
+                points: self.points_of(pair).iter().map(point).collect(),
             })
             .collect()
     }
@@ -421,11 +459,12 @@ impl ContactSet {
                     mtv: Vec2::ZERO,
                     points: Default::default(),
                 },
-                points: [PointContact::default(); MAX_POINTS],
+                first: self.points.len() as u32,
                 count: 0,
             };
+            let mut gathered = PointBuffer::default();
             for p in &pair.points {
-                restored.push(PointContact {
+                gathered.push(PointContact {
                     id: ContactId(p.id),
                     normal: p.normal,
                     local_a: p.local_a,
@@ -440,6 +479,8 @@ impl ContactSet {
                     ..PointContact::default()
                 });
             }
+            restored.count = gathered.count;
+            self.points.extend_from_slice(gathered.as_slice());
             self.pairs.push(restored);
         }
     }

@@ -22,7 +22,7 @@
 //!   side (a stack, a pile, a tray of balls), are never dropped.
 
 use super::body_state::BodyStates;
-use super::constraint::Constraint;
+use super::constraint::{ConstraintPoint, Constraints};
 use crate::broad::Proxy;
 use crate::math::Vec2;
 
@@ -114,7 +114,7 @@ pub(crate) fn thin_crowded_pairs(
 /// overlap the bodies make during the step (a box landing) is undone at once, overlap
 /// they started in is shed here, a little each step.
 pub(crate) fn shed_old_overlap(
-    constraints: &mut [Constraint],
+    constraints: &mut Constraints,
     states: &mut BodyStates,
     tuning: &CrowdTuning,
     scratch: &mut CrowdScratch,
@@ -126,21 +126,21 @@ pub(crate) fn shed_old_overlap(
     speed_limits.clear();
     // start_overlap is measured beyond the slop.
     let deep_m = ((DEEP_OVERLAP_SLOPS - 1.0) * slop).max(max_shift_m);
-    let deepest = |c: &Constraint| {
-        c.points[..c.count as usize]
+    let deepest = |points: &[ConstraintPoint]| {
+        points
             .iter()
             .filter(|p| p.start_overlap > deep_m)
             .max_by(|p, q| p.start_overlap.total_cmp(&q.start_overlap))
             .copied()
     };
-    if !constraints.iter().any(|c| deepest(c).is_some()) {
+    if !constraints.points.iter().any(|p| p.start_overlap > deep_m) {
         return; // the common case: nothing started deep
     }
     // Pairs of two movable bodies vote; each body takes the mean of its votes.
     shifts.clear();
     shifts.resize(states.states.len(), (Vec2::ZERO, 0));
-    for c in constraints.iter() {
-        let Some(p) = deepest(c) else { continue };
+    for (c, points) in constraints.iter() {
+        let Some(p) = deepest(points) else { continue };
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (a, b) = (&states.states[ia], &states.states[ib]);
         if !(a.moves_by_forces && b.moves_by_forces) {
@@ -167,8 +167,8 @@ pub(crate) fn shed_old_overlap(
     // above, the ground's push was one vote in many and the bottom boxes were pressed
     // through it. So each body in a deep pair with one is moved out of it after the
     // votes, to no more than the overlap it started with less the cap.
-    for c in constraints.iter() {
-        let Some(p) = deepest(c) else { continue };
+    for (c, points) in constraints.iter() {
+        let Some(p) = deepest(points) else { continue };
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states.states[ia], states.states[ib]);
         let (moving, sign) = match (a.moves_by_forces, b.moves_by_forces) {
@@ -190,9 +190,9 @@ pub(crate) fn shed_old_overlap(
             }
         }
     }
-    for c in constraints.iter_mut() {
+    for (c, points) in constraints.iter_mut() {
         let (a, b) = (states.states[c.a as usize], states.states[c.b as usize]);
-        for p in c.points_mut() {
+        for p in points.iter_mut() {
             // Deep before the shift or after it: a point the votes pushed deeper (a
             // body moved out of one neighbour into another) is shed next step too.
             // Undone by the solvers instead, it became velocity, and a crowd of 5000

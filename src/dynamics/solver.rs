@@ -64,7 +64,7 @@
 //! ```
 
 use super::body_state::BodyStates;
-use super::constraint::{apply_impulse, relative_velocity, tangent_of, Constraint};
+use super::constraint::{apply_impulse_along, relative_speed, tangent_of, Constraints};
 use super::settings::WorldSettings;
 
 /// The three coefficients of a soft constraint (see the module docs).
@@ -124,7 +124,7 @@ struct StepTuning {
 /// leaves the accumulated impulses in `constraints`.
 pub(crate) fn solve_step(
     states: &mut BodyStates,
-    constraints: &mut [Constraint],
+    constraints: &mut Constraints,
     settings: &WorldSettings,
     substeps: u32,
     h: f32,
@@ -153,14 +153,15 @@ pub(crate) fn solve_step(
 }
 
 /// Applies the accumulated impulses.
-fn warm_start(states: &mut BodyStates, constraints: &[Constraint]) {
+fn warm_start(states: &mut BodyStates, constraints: &Constraints) {
     let states = &mut states.states;
-    for c in constraints {
+    for (c, points) in constraints.iter() {
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
-        for p in &c.points[..c.count as usize] {
-            let impulse = p.normal_impulse * p.normal + p.tangent_impulse * tangent_of(p.normal);
-            apply_impulse(&mut a, &mut b, p.anchor_a, p.anchor_b, impulse);
+        for p in points {
+            let n = p.normal;
+            apply_impulse_along(&mut a, &mut b, n, p.cross_na, p.cross_nb, p.normal_impulse);
+            apply_impulse_along(&mut a, &mut b, tangent_of(n), p.cross_ta, p.cross_tb, p.tangent_impulse);
         }
         states[ia] = a;
         states[ib] = b;
@@ -169,17 +170,17 @@ fn warm_start(states: &mut BodyStates, constraints: &[Constraint]) {
 
 /// One pass over every constraint: normal impulses (with the soft position bias when
 /// `use_bias`), then friction.
-fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning, use_bias: bool) {
+fn solve(states: &mut BodyStates, constraints: &mut Constraints, t: &StepTuning, use_bias: bool) {
     let states = &mut states.states;
     let soft = t.softness;
-    for c in constraints.iter_mut() {
+    for (c, points) in constraints.iter_mut() {
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
         let friction = c.friction;
-        for p in c.points_mut() {
+        for p in points.iter_mut() {
             // Fixed anchors: the Jacobian keeps the anchors of the start of the step
-            // (Box2D v3 does the same); only the separation follows the bodies' turn.
-            let (r_a, r_b) = (p.anchor_a, p.anchor_b);
+            // (Box2D v3 does the same; its angular parts are precomputed); only the
+            // separation follows the bodies' turn.
             // s > 0: the point is apart, or within the slop: let it approach by s this
             // substep (the speculative rule), no softness needed.
             // A deep overlap the step started with is tolerated: it is shed apart, at a
@@ -198,7 +199,7 @@ fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning
             } else {
                 (0.0, 1.0, 0.0)
             };
-            let vn = relative_velocity(&a, &b, r_a, r_b).dot(p.normal);
+            let vn = relative_speed(&a, &b, p.normal, p.cross_na, p.cross_nb);
             let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
             let total = (p.normal_impulse + impulse).max(0.0);
             if !total.is_finite() {
@@ -207,13 +208,12 @@ fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning
             let applied = total - p.normal_impulse;
             p.normal_impulse = total;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            apply_impulse(&mut a, &mut b, r_a, r_b, applied * p.normal);
+            apply_impulse_along(&mut a, &mut b, p.normal, p.cross_na, p.cross_nb, applied);
         }
         // Friction after every point's normal impulse, whose totals set its limits.
-        for p in c.points_mut() {
-            let (r_a, r_b) = (p.anchor_a, p.anchor_b);
+        for p in points.iter_mut() {
             let tangent = tangent_of(p.normal);
-            let vt = relative_velocity(&a, &b, r_a, r_b).dot(tangent);
+            let vt = relative_speed(&a, &b, tangent, p.cross_ta, p.cross_tb);
             // A limit that overflowed to infinity (friction 1e30 and a large impulse)
             // still clamps; NaN is refused below.
             let limit = friction * p.normal_impulse;
@@ -223,7 +223,7 @@ fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning
             }
             let applied = total - p.tangent_impulse;
             p.tangent_impulse = total;
-            apply_impulse(&mut a, &mut b, r_a, r_b, applied * tangent);
+            apply_impulse_along(&mut a, &mut b, tangent, p.cross_ta, p.cross_tb, applied);
         }
         states[ia] = a;
         states[ib] = b;
@@ -232,21 +232,20 @@ fn solve(states: &mut BodyStates, constraints: &mut [Constraint], t: &StepTuning
 
 /// Restitution: where a point approached faster than `threshold` before solving and
 /// pushed, drive its normal velocity to −e·(velocity before).
-fn apply_restitution(states: &mut BodyStates, constraints: &mut [Constraint], threshold: f32) {
+fn apply_restitution(states: &mut BodyStates, constraints: &mut Constraints, threshold: f32) {
     let states = &mut states.states;
-    for c in constraints.iter_mut() {
+    for (c, points) in constraints.iter_mut() {
         if c.restitution == 0.0 {
             continue;
         }
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
         let restitution = c.restitution;
-        for p in c.points_mut() {
+        for p in points.iter_mut() {
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let (r_a, r_b) = (p.anchor_a, p.anchor_b);
-            let vn = relative_velocity(&a, &b, r_a, r_b).dot(p.normal);
+            let vn = relative_speed(&a, &b, p.normal, p.cross_na, p.cross_nb);
             let impulse = -p.normal_mass * (vn + restitution * p.relative_velocity);
             let total = (p.normal_impulse + impulse).max(0.0);
             if !total.is_finite() {
@@ -254,7 +253,7 @@ fn apply_restitution(states: &mut BodyStates, constraints: &mut [Constraint], th
             }
             let applied = total - p.normal_impulse;
             p.normal_impulse = total;
-            apply_impulse(&mut a, &mut b, r_a, r_b, applied * p.normal);
+            apply_impulse_along(&mut a, &mut b, p.normal, p.cross_na, p.cross_nb, applied);
         }
         states[ia] = a;
         states[ib] = b;

@@ -36,7 +36,7 @@
 use super::body::{Body, BodyHandle, BodySet};
 use super::body_state::BodyStates;
 use super::clock::DEFAULT_RATE_HZ;
-use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraint};
+use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraints};
 use super::contacts::{ContactSet, DetectInput};
 use super::continuous::ContinuousScratch;
 use super::crowd::{cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, CrowdScratch, CrowdTuning};
@@ -88,7 +88,7 @@ struct Scratch {
     margins: Vec<f32>,
     /// The solvers' dense body states and constraints (`body_state.rs`, `constraint.rs`).
     states: BodyStates,
-    constraints: Vec<Constraint>,
+    constraints: Constraints,
     colours: ColourScratch,
     xpbd: XpbdScratch,
     /// Start poses and lists of the fast-body sweeps (`continuous.rs`).

@@ -57,7 +57,7 @@
 //! inside each other separate over a few steps instead of flying apart.
 
 use super::body_state::{BodyState, BodyStates};
-use super::constraint::{inverse_effective_mass, relative_velocity, tangent_of, Constraint};
+use super::constraint::{inverse_effective_mass, relative_velocity, tangent_of, ConstraintPoint, Constraints};
 use super::settings::WorldSettings;
 use crate::math::{cross, Vec2};
 
@@ -77,16 +77,16 @@ pub(crate) struct XpbdScratch {
 #[inline]
 fn apply_correction(a: &mut BodyState, b: &mut BodyState, r_a: Vec2, r_b: Vec2, correction: Vec2) {
     a.dp -= a.inv_mass * correction;
-    a.turn(-a.inv_inertia * cross(r_a, correction));
+    a.turn_by_correction(-a.inv_inertia * cross(r_a, correction));
     b.dp += b.inv_mass * correction;
-    b.turn(b.inv_inertia * cross(r_b, correction));
+    b.turn_by_correction(b.inv_inertia * cross(r_b, correction));
 }
 
 /// Solves one step of contacts by position-based dynamics over `substeps` substeps of
 /// `h` (see the module docs).
 pub(crate) fn solve_step(
     states: &mut BodyStates,
-    constraints: &mut [Constraint],
+    constraints: &mut Constraints,
     settings: &WorldSettings,
     substeps: u32,
     h: f32,
@@ -109,22 +109,15 @@ pub(crate) fn solve_step(
         // Predict.
         scratch.previous.clear();
         scratch.previous.extend(states.states.iter().map(|s| (s.dp, s.dtheta)));
-        for c in constraints.iter_mut() {
-            let (a, b) = (states.states[c.a as usize], states.states[c.b as usize]);
-            for p in c.points_mut() {
-                let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
-                p.relative_velocity = relative_velocity(&a, &b, r_a, r_b).dot(p.normal);
-                p.normal_impulse = 0.0;
-                p.tangent_impulse = 0.0;
-                p.velocity_normal_impulse = 0.0;
-            }
-        }
+        let gravity_dv = settings.gravity * h;
         states.integrate_velocities(settings.gravity, h);
         states.integrate_positions(h);
 
-        // Project positions.
-        for _ in 0..iterations {
-            solve_positions(states, constraints, slop, shed_so_far);
+        // Project positions. The first pass also starts each point's substep (see
+        // `SubstepStart`): a pass of its own for that was a sixth of the passes.
+        for pass in 0..iterations {
+            let start = (pass == 0).then_some(SubstepStart { gravity_dv });
+            solve_positions(states, constraints, slop, shed_so_far, start);
         }
         // Once per substep, after the normal passes: in every pass it cost a quarter of
         // the step on the 5050-box pyramid, and the cone it clamps to is the settled λn
@@ -169,12 +162,21 @@ pub(crate) fn solve_step(
 /// Not capping old overlap at all kicked apart a non-convex pair whose reported depth
 /// jumps between steps (a tooth found, then another), and the default scene never fell
 /// asleep.
-fn solve_positions(states: &mut BodyStates, constraints: &mut [Constraint], slop: f32, shed_so_far: f32) {
+fn solve_positions(
+    states: &mut BodyStates,
+    constraints: &mut Constraints,
+    slop: f32,
+    shed_so_far: f32,
+    start: Option<SubstepStart>,
+) {
     let states = &mut states.states;
-    for c in constraints.iter_mut() {
+    for (c, points) in constraints.iter_mut() {
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
-        for p in c.points_mut() {
+        if let Some(start) = start {
+            start.begin(&a, &b, points);
+        }
+        for p in points.iter_mut() {
             let tolerated = if p.deep {
                 p.start_overlap
             } else {
@@ -211,16 +213,14 @@ fn solve_positions(states: &mut BodyStates, constraints: &mut [Constraint], slop
 /// the substeps instead, an old drift of a few millimetres became a velocity back
 /// towards the stick point, the body overshot, drifted again, and a hexagon resting on
 /// a comb rocked for ever at 7 cm/s (a spring with no damper).
-fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut [Constraint]) {
-    for c in constraints.iter_mut() {
-        for p in c.points_mut() {
-            p.tangent_impulse = 0.0; // the cone is the last step's λn alone
-        }
+fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Constraints) {
+    for p in constraints.points.iter_mut() {
+        p.tangent_impulse = 0.0; // the cone is the last step's λn alone
     }
     solve_static_friction(states, constraints);
-    for c in constraints.iter_mut() {
+    for (c, points) in constraints.iter_mut() {
         let (a, b) = (states.states[c.a as usize], states.states[c.b as usize]);
-        for p in c.points_mut() {
+        for p in points.iter_mut() {
             p.stick_gap -= p.stick_drift(&a, &b);
         }
     }
@@ -247,13 +247,13 @@ fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut [Constraint]) 
 /// - it runs as its own pass after each normal pass, not inside it: undone inside, the
 ///   tangential correction at one corner turned the box and pushed the other corner in,
 ///   whose normal correction then turned it back — a rocking that grew.
-fn solve_static_friction(states: &mut BodyStates, constraints: &mut [Constraint]) {
+fn solve_static_friction(states: &mut BodyStates, constraints: &mut Constraints) {
     let states = &mut states.states;
-    for c in constraints.iter_mut() {
+    for (c, points) in constraints.iter_mut() {
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
         let friction = c.friction;
-        for p in c.points_mut() {
+        for p in points.iter_mut() {
             if p.normal_impulse <= 0.0 {
                 continue;
             }
@@ -286,16 +286,16 @@ fn solve_static_friction(states: &mut BodyStates, constraints: &mut [Constraint]
 /// speed) and dynamic friction.
 fn solve_velocities(
     states: &mut BodyStates,
-    constraints: &mut [Constraint],
+    constraints: &mut Constraints,
     settings: &VelocityPass,
     with_friction: bool,
 ) {
     let states = &mut states.states;
-    for c in constraints.iter_mut() {
+    for (c, points) in constraints.iter_mut() {
         let (ia, ib) = (c.a as usize, c.b as usize);
         let (mut a, mut b) = (states[ia], states[ib]);
         let (friction, restitution) = (c.friction, c.restitution);
-        for p in c.points_mut() {
+        for p in points.iter_mut() {
             // A point the projection pushed this substep is an equality: its normal
             // speed becomes the target. A point merely touching (within the slop, not
             // pushed) only may not approach: without it, a box whose one corner was
@@ -349,6 +349,34 @@ fn solve_velocities(
         }
         states[ia] = a;
         states[ib] = b;
+    }
+}
+
+/// The start of a substep for a constraint's points, done in the substep's first
+/// position pass: the impulses of the substep start from zero, and the relative normal
+/// velocity before the substep (what restitution reflects) is recorded. Position passes
+/// do not change velocities, so the bodies' velocities are still those of the start of
+/// the substep plus gravity's `gravity_dv` (m/s), which is taken off again.
+#[derive(Clone, Copy, Debug)]
+struct SubstepStart {
+    gravity_dv: Vec2,
+}
+
+impl SubstepStart {
+    #[inline]
+    fn begin(&self, a: &BodyState, b: &BodyState, points: &mut [ConstraintPoint]) {
+        let before = |s: &BodyState| BodyState {
+            v: if s.moves_by_forces { s.v - self.gravity_dv } else { s.v },
+            ..*s
+        };
+        let (a, b) = (before(a), before(b));
+        for p in points.iter_mut() {
+            let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
+            p.relative_velocity = relative_velocity(&a, &b, r_a, r_b).dot(p.normal);
+            p.normal_impulse = 0.0;
+            p.tangent_impulse = 0.0;
+            p.velocity_normal_impulse = 0.0;
+        }
     }
 }
 
