@@ -472,14 +472,25 @@ fn saved_state_reloads_where_it_was() {
 }
 
 #[test]
-fn handles_are_generational_and_insert_validates() {
+fn handles_are_generational_and_descriptions_validate() {
     let mut w = World::default();
-    let a = w.insert(&body(ShapeDef::Circle { radius: 1.0 }, 0.0, 0.0)).unwrap();
+    let a = w.insert(body(ShapeDef::Circle { radius: 1.0 }, 0.0, 0.0).to_desc().unwrap());
     assert!(w.remove(a).is_some());
-    let b = w.insert(&body(ShapeDef::Circle { radius: 1.0 }, 0.0, 0.0)).unwrap();
+    let b = w.insert(body(ShapeDef::Circle { radius: 1.0 }, 0.0, 0.0).to_desc().unwrap());
     assert_eq!(a.index, b.index);
     assert!(w.body(a).is_none() && w.body(b).is_some());
-    assert!(w.insert(&body(ShapeDef::Circle { radius: -1.0 }, 0.0, 0.0)).is_err());
+    let refused = body(ShapeDef::Circle { radius: -1.0 }, 0.0, 0.0).to_desc().unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "(scene): body 0: the radius must be positive, got -1",
+        "the text the sandbox has always shown"
+    );
+    use collision_lab::geometry::{ShapeDesc, ShapeError};
+    assert_eq!(
+        collision_lab::dynamics::BodyDesc::new(ShapeDesc::Circle { radius: -1.0 }),
+        Err(ShapeError::NonPositiveRadius(-1.0)),
+        "the engine's own description refuses it too"
+    );
 }
 
 #[test]
@@ -515,38 +526,38 @@ fn projection_keeps_a_box_on_the_ground() {
 #[test]
 fn replace_rebuilds_a_body_in_place_and_refuses_a_bad_definition() {
     let mut world = World::new(WorldSettings::default());
-    let ground = world.insert(&{
-        let mut g = body(rect(10.0, 1.0), 0.0, -0.5);
-        g.kind = BodyKind::Static;
-        g
-    });
-    let ground = ground.unwrap();
-    let h = world.insert(&body(rect(1.0, 1.0), 0.0, 3.0)).unwrap();
+    let ground = world.insert(
+        {
+            let mut g = body(rect(10.0, 1.0), 0.0, -0.5);
+            g.kind = BodyKind::Static;
+            g
+        }
+        .to_desc()
+        .unwrap(),
+    );
+    let h = world.insert(body(rect(1.0, 1.0), 0.0, 3.0).to_desc().unwrap());
     let mass = world.body(h).unwrap().mass();
     let mut def = world.body(h).unwrap().to_def();
     def.density = 3.0;
     def.friction = 0.1;
-    assert_eq!(world.replace(h, &def).ok(), Some(true));
+    assert!(world.replace(h, def.to_desc().unwrap()));
     let b = world.body(h).unwrap();
     assert!((b.mass() - 3.0 * mass).abs() < 1e-5, "density rebuilds the mass");
     assert_eq!(b.friction(), 0.1);
     assert_eq!(world.bodies().handles(), vec![ground, h], "same handle, same slot");
 
     def.kind = BodyKind::Static;
-    world.replace(h, &def).unwrap();
+    assert!(world.replace(h, def.to_desc().unwrap()));
     assert!(!world.body(h).unwrap().is_dynamic());
     assert_eq!(world.body(h).unwrap().inv_mass(), 0.0);
 
-    let before = world.body(h).unwrap().clone();
     def.density = -1.0;
-    assert!(world.replace(h, &def).is_err());
-    assert_eq!(world.body(h).unwrap(), &before, "a refused definition changes nothing");
+    assert!(def.to_desc().is_err(), "a bad definition never reaches the world");
 
     world.remove(h);
     def.density = 1.0;
-    assert_eq!(
-        world.replace(h, &def).ok(),
-        Some(false),
+    assert!(
+        !world.replace(h, def.to_desc().unwrap()),
         "a stale handle is not an error"
     );
     assert_eq!(world.bodies().len(), 1);

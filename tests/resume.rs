@@ -197,8 +197,8 @@ fn handles_and_free_slots_resume_after_bodies_were_removed() {
     // uninterrupted run.
     let added = ball(0.0, 0.0);
     assert_eq!(
-        resumed.insert(&added).expect("inserts"),
-        direct.insert(&added).expect("inserts")
+        resumed.insert(added.to_desc().expect("a valid body")),
+        direct.insert(added.to_desc().expect("a valid body"))
     );
     for _ in 0..60 {
         resumed.step(1.0 / 60.0);

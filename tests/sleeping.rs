@@ -111,9 +111,11 @@ fn pyramid_sleeps_as_one_island_and_a_ball_wakes_it_all() {
         assert_eq!(w.step(DT).profile.sleeping_bodies, boxes.len() as u32);
     }
     // A ball dropped on the top box.
-    let ball = w
-        .insert(&body(ShapeDef::Circle { radius: 0.3 }, 0.0, top_y + 2.0))
-        .expect("a valid ball");
+    let ball = w.insert(
+        body(ShapeDef::Circle { radius: 0.3 }, 0.0, top_y + 2.0)
+            .to_desc()
+            .expect("a valid ball"),
+    );
     let mut woke_at = None;
     for i in 0..120 {
         let report = w.step(DT);
@@ -210,7 +212,7 @@ fn sleeping_runs_are_deterministic() {
         let mut sleeping = Vec::new();
         for i in 0..400 {
             if i == 250 {
-                w.insert(&body(ShapeDef::Circle { radius: 0.3 }, 0.4, 8.0)).unwrap();
+                w.insert(body(ShapeDef::Circle { radius: 0.3 }, 0.4, 8.0).to_desc().unwrap());
             }
             sleeping.push(w.step(DT).profile.sleeping_bodies);
         }

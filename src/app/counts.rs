@@ -121,10 +121,9 @@ mod tests {
                 .to_vec(),
         });
         floor.kind = BodyKind::Static;
-        world.insert(&floor).unwrap();
-        world.insert(&ball(0.0, 0.5)).unwrap();
-        world.insert(&ball(0.0, 1.5)).unwrap();
-        world.insert(&ball(6.0, 0.5)).unwrap();
+        for def in [floor, ball(0.0, 0.5), ball(0.0, 1.5), ball(6.0, 0.5)] {
+            world.insert(def.to_desc().unwrap());
+        }
         for _ in 0..30 {
             world.step(1.0 / 60.0);
         }

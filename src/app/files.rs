@@ -434,7 +434,7 @@ mod tests {
         let scene = scene::parse(text, "01_projections.ron").unwrap();
         let mut s = AppState::new(&scene, None, Vec2::new(800.0, 600.0));
         s.lesson = None; // "Exit lesson": the sandbox on the lesson's bodies
-        let extra = s.world.insert(&scene.def().bodies[0]).unwrap();
+        let extra = s.world.insert(scene.def().bodies[0].to_desc().unwrap());
         s.world.remove(extra);
         let dir = temp_dir("lesson-after-exit");
         let path = dir.join("saved.ron");

@@ -325,7 +325,7 @@ mod tests {
         let mut world = crate::dynamics::World::default();
         for shape in PaletteShape::ALL {
             let def = crate::scene::BodyDef::new(params(shape, 1.0).shape_def());
-            world.insert(&def).unwrap_or_else(|e| panic!("{}: {e}", shape.name()));
+            world.insert(def.to_desc().unwrap_or_else(|e| panic!("{}: {e}", shape.name())));
         }
     }
 

@@ -141,8 +141,9 @@ fn put_back(world: &mut World, entry: UndoEntry) -> (UndoEntry, Vec<(BodyHandle,
                 change.body
             }
             // The edit removed it: bring it back, under a new handle.
-            (Some(def), None) => match world.insert(&def) {
-                Ok(handle) => {
+            (Some(def), None) => match def.to_desc() {
+                Ok(desc) => {
+                    let handle = world.insert(desc);
                     moved.push((change.body, handle));
                     handle
                 }
@@ -158,7 +159,9 @@ fn put_back(world: &mut World, entry: UndoEntry) -> (UndoEntry, Vec<(BodyHandle,
                     def.angular_velocity = current.angular_velocity;
                 }
                 // Checked when recorded, so this cannot fail; if it did, the body stays.
-                let _ = world.replace(change.body, &def);
+                if let Ok(desc) = def.to_desc() {
+                    world.replace(change.body, desc);
+                }
                 change.body
             }
             // Gone since (removed by the simulation): nothing to put back.
@@ -231,7 +234,7 @@ mod tests {
 
     fn add(stack: &mut UndoStack, w: &mut World, x: f32) -> BodyHandle {
         let before = body_defs(w);
-        let h = w.insert(&ball(x)).unwrap();
+        let h = w.insert(ball(x).to_desc().unwrap());
         stack.record(format!("add ball at {x}"), diff(&before, w));
         h
     }
@@ -316,7 +319,7 @@ mod tests {
         );
         let mut denser = before.clone();
         denser.density = 5.0;
-        w.replace(h, &denser).unwrap();
+        assert!(w.replace(h, denser.to_desc().unwrap()));
         steps(&mut w, 30);
         let falling = w.body(h).unwrap().to_def();
         stack.undo(&mut w);

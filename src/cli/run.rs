@@ -419,7 +419,7 @@ impl RunJson {
             settings: SettingsJson {
                 narrow_phase: s.narrow_phase.name(),
                 broad_phase: s.broad_phase.name(),
-                resolution: s.resolution.to_def().name(),
+                resolution: s.resolution.name(),
                 substeps: s.substeps,
                 velocity_iterations: s.velocity_iterations,
             },

@@ -18,10 +18,11 @@
 //! Integrating the origin instead would make an off-centre body spin around the wrong
 //! point under gravity alone (its origin would follow a parabola while the mass wobbles).
 
+use super::desc::{BodyDesc, BodyKind};
+use super::snapshot::BodySnapshot;
 use crate::bounds::Aabb;
-use crate::geometry::Shape;
+use crate::geometry::{Shape, ShapeDesc};
 use crate::math::{is_finite, Pose, Rot, Vec2};
-use crate::scene::{BodyDef, BodyKind, ShapeDef};
 
 /// A body's identity in a [`BodySet`]: slot index and the slot's generation.
 ///
@@ -40,15 +41,16 @@ pub(crate) fn cross_sv(omega: f32, r: Vec2) -> Vec2 {
     Vec2::new(-omega * r.y, omega * r.x)
 }
 
-/// A rigid body's runtime state. Built from a [`BodyDef`] (see
-/// [`crate::dynamics::World::insert`]); written back with [`Body::to_def`].
+/// A rigid body's runtime state. Built from a [`BodyDesc`] (see
+/// [`crate::dynamics::World::insert`]); it keeps what the description said of it (name,
+/// kind, shape as given, material), so it can be described again in its current state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Body {
     name: Option<String>,
     kind: BodyKind,
     shape: Shape,
-    /// The definition the shape was built from, kept so the body can be saved.
-    shape_def: ShapeDef,
+    /// The description the shape was built from, kept so the body can be saved as given.
+    shape_desc: ShapeDesc,
     density: f32,
     friction: f32,
     restitution: f32,
@@ -81,14 +83,28 @@ pub struct Body {
 }
 
 impl Body {
-    /// Runtime state for `def`, whose shape has already been built (and validated) as
-    /// `shape`. Mass and inertia are the shape's unit-density properties times the
-    /// density; static and kinematic bodies get zero inverse mass and inertia.
-    pub(crate) fn new(def: &BodyDef, shape: Shape) -> Body {
+    /// Runtime state for `desc`. Mass and inertia are the shape's unit-density
+    /// properties times the density; static and kinematic bodies get zero inverse mass
+    /// and inertia.
+    pub(crate) fn new(desc: BodyDesc) -> Body {
+        // Destructured so that a new field of the description cannot be forgotten here.
+        let BodyDesc {
+            name,
+            kind,
+            position,
+            angle,
+            linear_velocity,
+            angular_velocity,
+            density,
+            friction,
+            restitution,
+            shape,
+            shape_desc,
+        } = desc;
         let props = shape.mass_properties();
-        let mass_kg = props.area * def.density;
-        let inertia = props.inertia * def.density;
-        let dynamic = def.kind == BodyKind::Dynamic;
+        let mass_kg = props.area * density;
+        let inertia = props.inertia * density;
+        let dynamic = kind == BodyKind::Dynamic;
         // A zero or non-finite mass (a degenerate shape, an absurd density) cannot be
         // accelerated by an impulse; such a body behaves as if kinematic instead of
         // dividing by zero.
@@ -99,31 +115,29 @@ impl Body {
                 0.0
             }
         };
-        let rot = Rot::from_angle(def.angle);
-        let origin: Vec2 = def.position.into();
+        let rot = Rot::from_angle(angle);
         let local_center = props.centroid;
         let r_center = rot.apply(local_center);
-        let angular_velocity = def.angular_velocity;
-        // The file gives the origin's velocity; the state keeps the centre's.
-        let linear_velocity = Vec2::from(def.linear_velocity) + cross_sv(angular_velocity, r_center);
+        // The description gives the origin's velocity; the state keeps the centre's.
+        let center_velocity = linear_velocity + cross_sv(angular_velocity, r_center);
         let (min_extent_m, core_reach_m, core_radius_m) = sweep_metrics(&shape, local_center);
         Body {
-            name: def.name.clone(),
-            kind: def.kind,
+            name,
+            kind,
             shape,
-            shape_def: def.shape.clone(),
-            density: def.density,
-            friction: def.friction,
-            restitution: def.restitution,
+            shape_desc,
+            density,
+            friction,
+            restitution,
             local_center,
             mass_kg: if dynamic { mass_kg } else { 0.0 },
             inv_mass: inv(mass_kg),
             inertia: if dynamic { inertia } else { 0.0 },
             inv_inertia: inv(inertia),
-            center_world: origin + r_center,
-            angle_rad: def.angle,
+            center_world: position + r_center,
+            angle_rad: angle,
             rot,
-            linear_velocity,
+            linear_velocity: center_velocity,
             angular_velocity,
             min_extent_m,
             core_reach_m,
@@ -134,25 +148,7 @@ impl Body {
         }
     }
 
-    /// The definition of this body in its current state (pose and velocities of the
-    /// origin), ready to be saved in a scene file.
-    pub fn to_def(&self) -> BodyDef {
-        let pose = self.pose();
-        BodyDef {
-            name: self.name.clone(),
-            kind: self.kind,
-            shape: self.shape_def.clone(),
-            position: pose.translation.into(),
-            angle: self.angle_rad,
-            linear_velocity: self.origin_velocity().into(),
-            angular_velocity: self.angular_velocity,
-            density: self.density,
-            friction: self.friction,
-            restitution: self.restitution,
-        }
-    }
-
-    /// The body's name, if the scene gave one.
+    /// The body's name, if it was given one.
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
     }
@@ -170,6 +166,16 @@ impl Body {
     /// The shape, in the body's local frame.
     pub fn shape(&self) -> &Shape {
         &self.shape
+    }
+
+    /// The shape as it was given (before normalising), what saving writes.
+    pub fn shape_desc(&self) -> &ShapeDesc {
+        &self.shape_desc
+    }
+
+    /// Areal density (kg/m²), as given.
+    pub fn density(&self) -> f32 {
+        self.density
     }
 
     /// Coulomb friction coefficient.
@@ -398,11 +404,11 @@ impl Body {
 
     /// The state a saved run carried (`world/resume.rs`): centre of mass, angle,
     /// velocities and sleep, exactly as they were.
-    pub(crate) fn restore(&mut self, state: &crate::scene::BodyStateDef) {
-        self.center_world = state.center.into();
+    pub(crate) fn restore(&mut self, state: &BodySnapshot) {
+        self.center_world = state.center;
         self.angle_rad = state.angle;
         self.rot = Rot::from_angle(state.angle);
-        self.linear_velocity = state.velocity.into();
+        self.linear_velocity = state.velocity;
         self.angular_velocity = state.spin;
         self.sleeping = state.asleep;
         self.slow_time_s = state.rest_time;
@@ -640,12 +646,9 @@ impl BodySet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Circle, Polygon};
-    use crate::math::Point;
 
     fn ball() -> Body {
-        let def = BodyDef::new(ShapeDef::Circle { radius: 1.0 });
-        Body::new(&def, Shape::Circle(Circle::new(1.0).unwrap()))
+        Body::new(BodyDesc::new(ShapeDesc::Circle { radius: 1.0 }).unwrap())
     }
 
     #[test]
@@ -665,19 +668,18 @@ mod tests {
     fn off_centre_shape_keeps_its_origin_pose_and_velocity() {
         // A unit square drawn from (1, 0) to (2, 1): its centroid is (1.5, 0.5) local.
         let pts = [(1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0)];
-        let mut def = BodyDef::new(ShapeDef::Polygon {
-            points: pts.iter().map(|&(x, y)| Point(x, y)).collect(),
-        });
-        def.position = Point(3.0, 4.0);
-        def.angle = 0.5;
-        def.linear_velocity = Point(1.0, -2.0);
-        def.angular_velocity = 0.7;
-        let poly = Polygon::new(&pts.map(|(x, y)| Vec2::new(x, y))).unwrap();
-        let body = Body::new(&def, Shape::Polygon(poly));
+        let mut desc = BodyDesc::new(ShapeDesc::Polygon {
+            points: pts.iter().map(|&(x, y)| Vec2::new(x, y)).collect(),
+        })
+        .unwrap();
+        desc.position = Vec2::new(3.0, 4.0);
+        desc.angle = 0.5;
+        desc.linear_velocity = Vec2::new(1.0, -2.0);
+        desc.angular_velocity = 0.7;
+        let body = Body::new(desc);
         assert!((body.local_center() - Vec2::new(1.5, 0.5)).length() < 1e-6);
         assert!((body.mass() - 1.0).abs() < 1e-6);
-        let back = body.to_def();
-        assert!((Vec2::from(back.position) - Vec2::new(3.0, 4.0)).length() < 1e-5);
-        assert!((Vec2::from(back.linear_velocity) - Vec2::new(1.0, -2.0)).length() < 1e-5);
+        assert!((body.pose().translation - Vec2::new(3.0, 4.0)).length() < 1e-5);
+        assert!((body.origin_velocity() - Vec2::new(1.0, -2.0)).length() < 1e-5);
     }
 }

@@ -120,7 +120,7 @@ impl BodyStates {
                 inv_mass: body.inv_mass(),
                 inv_inertia: body.inv_inertia(),
                 moves_by_forces: dynamic && awake,
-                moves: awake && body.kind() != crate::scene::BodyKind::Static,
+                moves: awake && body.kind() != crate::dynamics::BodyKind::Static,
             };
         }
     }

@@ -34,12 +34,9 @@
 
 use super::body::{BodyHandle, BodySet};
 use super::manifold::ContactManifold;
+use super::snapshot::{PairSnapshot, PointSnapshot};
 use crate::math::Vec2;
 use crate::narrow::{collide, speculative_points, Algorithm, Contact, ContactId, NarrowConfig, Work};
-use crate::scene::{PairStateDef, PointStateDef, MAX_POINTS_PER_PAIR};
-
-// A saved pair holds what a pair holds.
-const _: () = assert!(MAX_POINTS == MAX_POINTS_PER_PAIR);
 
 /// Most points one pair holds: the narrow phase's two (or four speculative), plus kept
 /// ones.
@@ -406,25 +403,25 @@ impl ContactSet {
 /// `world/resume.rs`): exactly the fields the next detection reads from the previous
 /// step's points. The rest (world anchors, the narrow phase's answer) is made again.
 impl ContactSet {
-    /// The contacts as a state block's pairs; `index_of_slot[slot]` is the body's index
-    /// in the saved file.
-    pub fn to_state(&self, index_of_slot: &[usize]) -> Vec<PairStateDef> {
-        let point = |p: &PointContact| PointStateDef {
+    /// The contacts as a snapshot's pairs; `index_of_slot[slot]` is the body's index in
+    /// the snapshot's bodies.
+    pub fn to_state(&self, index_of_slot: &[usize]) -> Vec<PairSnapshot> {
+        let point = |p: &PointContact| PointSnapshot {
             id: p.id.0,
-            normal: p.normal.into(),
-            local_a: p.local_a.into(),
-            local_b: p.local_b.into(),
+            normal: p.normal,
+            local_a: p.local_a,
+            local_b: p.local_b,
             separation: p.separation,
             relative_angle: p.relative_angle,
             normal_impulse: p.normal_impulse,
             tangent_impulse: p.tangent_impulse,
-            stick_a: p.stick_a.into(),
-            stick_b: p.stick_b.into(),
+            stick_a: p.stick_a,
+            stick_b: p.stick_b,
             slipped: p.slipped,
         };
         self.pairs
             .iter()
-            .map(|pair| PairStateDef {
+            .map(|pair| PairSnapshot {
                 bodies: (index_of_slot[pair.slot_a as usize], index_of_slot[pair.slot_b as usize]),
                 points: self.points_of(pair).iter().map(point).collect(),
             })
@@ -433,7 +430,7 @@ impl ContactSet {
 
     /// Replaces the contacts with a state block's; `handle_of_index[i]` is the handle
     /// the file's body `i` was given. Pairs naming a body that is not there are skipped.
-    pub fn restore(&mut self, bodies: &BodySet, saved: &[PairStateDef], handle_of_index: &[BodyHandle]) {
+    pub fn restore(&mut self, bodies: &BodySet, saved: &[PairSnapshot], handle_of_index: &[BodyHandle]) {
         self.clear();
         for pair in saved {
             let (Some(&handle_a), Some(&handle_b)) =
@@ -467,18 +464,17 @@ impl ContactSet {
             };
             let mut gathered = PointBuffer::default();
             for p in &pair.points {
-                let (local_a, local_b): (Vec2, Vec2) = (p.local_a.into(), p.local_b.into());
                 gathered.push(PointContact {
                     id: ContactId(p.id),
-                    normal: p.normal.into(),
-                    local_a,
-                    local_b,
+                    normal: p.normal,
+                    local_a: p.local_a,
+                    local_b: p.local_b,
                     separation: p.separation,
                     relative_angle: p.relative_angle,
                     normal_impulse: p.normal_impulse,
                     tangent_impulse: p.tangent_impulse,
-                    stick_a: p.stick_a.into(),
-                    stick_b: p.stick_b.into(),
+                    stick_a: p.stick_a,
+                    stick_b: p.stick_b,
                     slipped: p.slipped,
                     ..PointContact::default()
                 });

@@ -34,7 +34,7 @@ pub(crate) fn integrate_velocities(bodies: &mut BodySet, gravity: Vec2, h: f32) 
 /// follows).
 pub(crate) fn integrate_positions(bodies: &mut BodySet, h: f32) {
     for body in bodies.iter_mut() {
-        if body.kind() != crate::scene::BodyKind::Static && !body.is_sleeping() {
+        if body.kind() != crate::dynamics::BodyKind::Static && !body.is_sleeping() {
             let dx = body.linear_velocity() * h;
             let dtheta = body.angular_velocity() * h;
             body.translate_rotate(dx, dtheta);

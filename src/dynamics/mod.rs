@@ -1,26 +1,35 @@
 //! Rigid-body dynamics: bodies, the world and its fixed-step pipeline.
 //!
 //! ```
-//! use collision_lab::dynamics::World;
-//! use collision_lab::scene::parse;
-//! let scene = parse(r#"(
-//!     version: 1,
-//!     bodies: [
-//!         (name: "ground", kind: Static, shape: Polygon(points: [(-5, -1), (5, -1), (5, 0), (-5, 0)])),
-//!         (shape: Circle(radius: 0.5), position: (0.0, 2.0)),
-//!     ],
-//! )"#, "example.ron").expect("a valid scene");
-//! let mut world = World::from_scene(&scene);
+//! use collision_lab::dynamics::{BodyDesc, BodyKind, World, WorldSettings};
+//! use collision_lab::geometry::ShapeDesc;
+//! use collision_lab::math::Vec2;
+//! let mut world = World::new(WorldSettings::default());
+//! let mut ground = BodyDesc::new(ShapeDesc::Polygon {
+//!     points: vec![Vec2::new(-5.0, -1.0), Vec2::new(5.0, -1.0), Vec2::new(5.0, 0.0), Vec2::new(-5.0, 0.0)],
+//! })
+//! .expect("a valid polygon");
+//! ground.kind = BodyKind::Static;
+//! world.insert(ground);
+//! let mut ball = BodyDesc::new(ShapeDesc::Circle { radius: 0.5 }).expect("a valid circle");
+//! ball.position = Vec2::new(0.0, 2.0);
+//! let ball = world.insert(ball);
 //! for _ in 0..120 {
 //!     world.step(1.0 / 60.0);
 //! }
-//! let ball = world.bodies().iter().nth(1).expect("the ball").1;
-//! assert!((ball.pose().translation.y - 0.5).abs() < 0.02); // resting on the ground
+//! let y = world.body(ball).expect("the ball").pose().translation.y;
+//! assert!((y - 0.5).abs() < 0.02); // resting on the ground
 //! ```
 //!
-//! - `body.rs`: [`Body`] (runtime state, built from a scene's [`crate::scene::BodyDef`];
-//!   the centre of mass is what moves, the shape's origin follows), [`BodySet`] and its
-//!   generational [`BodyHandle`]s;
+//! The engine knows nothing of files: it takes [`BodyDesc`]s (a body's kind, its shape
+//! built and validated, pose, velocities and material) and [`WorldSettings`], and hands
+//! back its state as a [`Snapshot`]. `crate::scene` converts its file types to and from
+//! these (a scene's world is `World::from_scene`, defined there).
+//!
+//! - `desc.rs`: [`BodyDesc`], what a body is before it is in a world, and [`BodyKind`];
+//! - `body.rs`: [`Body`] (runtime state, built from a [`BodyDesc`]; the centre of mass
+//!   is what moves, the shape's origin follows), [`BodySet`] and its generational
+//!   [`BodyHandle`]s;
 //! - `settings.rs`: [`WorldSettings`], every knob with its default, and [`Resolution`];
 //! - `world.rs`: [`World`] and [`World::step`]: candidate pairs (by the broad phase
 //!   the settings choose, [`crate::broad`]) → narrow phase →
@@ -39,6 +48,8 @@
 //! - `continuous.rs`: pseudo-continuous detection (Ren and Xie 2011): fast bodies are swept by
 //!   intermediate poses or by conservative advancement and rolled back to the moment of
 //!   contact, so they do not tunnel ([`ContinuousMode`]);
+//! - `snapshot.rs`, `world/resume.rs`: [`Snapshot`], the state a run carries between
+//!   steps beyond poses and velocities, so a saved run continues exactly;
 //! - `sleep.rs`: islands of bodies joined by contacts (union–find); an island whose
 //!   bodies have all been slow for a while sleeps, and wakes when touched, moved or
 //!   left without support;
@@ -56,6 +67,7 @@ mod constraint;
 mod contacts;
 mod continuous;
 mod crowd;
+mod desc;
 mod integrate;
 mod manifold;
 mod profile;
@@ -63,6 +75,7 @@ mod projection;
 mod race;
 mod settings;
 mod sleep;
+mod snapshot;
 mod solver;
 mod world;
 mod xpbd;
@@ -73,6 +86,7 @@ pub use clock::{
 };
 pub use continuous::MAX_ADVANCEMENT_ITERATIONS;
 pub use crowd::MAX_CROWDED_PAIRS;
+pub use desc::{BodyDesc, BodyKind};
 pub use manifold::ContactManifold;
 pub use profile::{RemovedBody, StepProfile, StepReport};
 pub use race::{
@@ -80,5 +94,6 @@ pub use race::{
     NORMAL_ANGLE_LIMIT_DEG,
 };
 pub use settings::{ContinuousMode, Resolution, WorldSettings};
+pub use snapshot::{BodySnapshot, PairSnapshot, PointSnapshot, Snapshot, MAX_POINTS_PER_PAIR};
 pub use solver::mix_friction_restitution;
 pub use world::{Resume, World};

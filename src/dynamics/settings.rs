@@ -1,12 +1,12 @@
 //! The world's tuning, in one struct whose defaults explain themselves (the rapier
-//! `IntegrationParameters` pattern). Runtime only: a scene file stores what it needs
-//! in its own definition types ([`SettingsDef`]); [`WorldSettings::from_scene_settings`]
-//! and [`WorldSettings::to_scene_settings`] translate between the two.
+//! `IntegrationParameters` pattern). Runtime only, not serde: a scene file stores what
+//! it needs in its own definition types, with their own twins of [`Resolution`] and
+//! [`ContinuousMode`] so the format never changes by accident when the engine does; the
+//! scene module converts between the two.
 
 use crate::broad::BroadPhaseKind;
 use crate::math::Vec2;
 use crate::narrow::{Algorithm, NarrowConfig};
-use crate::scene::{ContinuousDef, ResolutionDef, SettingsDef};
 
 /// How contacts are resolved once the narrow phase has found them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -38,7 +38,11 @@ impl Resolution {
 
     /// The name used in scene files, on the command line and in menus.
     pub fn name(self) -> &'static str {
-        self.to_def().name()
+        match self {
+            Resolution::Impulses => "Impulses",
+            Resolution::Projection => "Projection",
+            Resolution::LiteralProjection => "LiteralProjection",
+        }
     }
 }
 
@@ -171,7 +175,8 @@ impl Default for WorldSettings {
             max_push_speed: 3.0,
             restitution_threshold: 1.0,
             slop: 0.005,
-            kill_distance: crate::scene::DEFAULT_KILL_DISTANCE_M,
+            // The scene format's default too (a test in `scene` holds the two together).
+            kill_distance: 100.0,
             warm_starting: true,
             broad_phase: BroadPhaseKind::default(),
             continuous: ContinuousMode::default(),
@@ -182,96 +187,6 @@ impl Default for WorldSettings {
             sleep_angular_speed: 0.05,
             time_to_sleep: 0.5,
             race: false,
-        }
-    }
-}
-
-impl ContinuousMode {
-    /// The runtime mode a scene file's value names.
-    pub fn from_def(def: ContinuousDef) -> ContinuousMode {
-        match def {
-            ContinuousDef::Off => ContinuousMode::Off,
-            ContinuousDef::Interpolation => ContinuousMode::Interpolation,
-            ContinuousDef::ConservativeAdvancement => ContinuousMode::ConservativeAdvancement,
-        }
-    }
-
-    /// The value a scene file writes for this mode.
-    pub fn to_def(self) -> ContinuousDef {
-        match self {
-            ContinuousMode::Off => ContinuousDef::Off,
-            ContinuousMode::Interpolation => ContinuousDef::Interpolation,
-            ContinuousMode::ConservativeAdvancement => ContinuousDef::ConservativeAdvancement,
-        }
-    }
-}
-
-impl Resolution {
-    /// The runtime resolution a scene file's value names.
-    pub fn from_def(def: ResolutionDef) -> Resolution {
-        match def {
-            ResolutionDef::Impulses => Resolution::Impulses,
-            ResolutionDef::Projection => Resolution::Projection,
-            ResolutionDef::LiteralProjection => Resolution::LiteralProjection,
-        }
-    }
-
-    /// The value a scene file writes for this resolution.
-    pub fn to_def(self) -> ResolutionDef {
-        match self {
-            Resolution::Impulses => ResolutionDef::Impulses,
-            Resolution::Projection => ResolutionDef::Projection,
-            Resolution::LiteralProjection => ResolutionDef::LiteralProjection,
-        }
-    }
-}
-
-impl WorldSettings {
-    /// The settings a scene's `settings` and `gravity` ask for; everything a file does
-    /// not store stays at its default.
-    ///
-    /// The scene's `rate` is not a world setting: it is the caller's clock (a step of
-    /// `1 / rate` seconds is what the caller passes to [`crate::dynamics::World::step`]).
-    pub fn from_scene_settings(def: &SettingsDef, gravity: Vec2) -> WorldSettings {
-        // Destructured so that a new scene setting cannot be forgotten here.
-        let &SettingsDef {
-            narrow_phase,
-            broad_phase,
-            resolution,
-            rate: _,
-            substeps,
-            velocity_iterations,
-            sleeping,
-            continuous,
-            kill_distance,
-        } = def;
-        WorldSettings {
-            gravity,
-            narrow_phase,
-            broad_phase,
-            resolution: Resolution::from_def(resolution),
-            substeps,
-            velocity_iterations,
-            sleeping,
-            continuous: ContinuousMode::from_def(continuous),
-            kill_distance,
-            ..WorldSettings::default()
-        }
-    }
-
-    /// The scene settings that rebuild these world settings, taking from `scene` the
-    /// setting the world does not hold (the rate).
-    pub fn to_scene_settings(&self, scene: &SettingsDef) -> SettingsDef {
-        SettingsDef {
-            narrow_phase: self.narrow_phase,
-            broad_phase: self.broad_phase,
-            resolution: self.resolution.to_def(),
-            substeps: self.substeps,
-            velocity_iterations: self.velocity_iterations,
-            sleeping: self.sleeping,
-            continuous: self.continuous.to_def(),
-            kill_distance: self.kill_distance,
-            ..*scene
         }
     }
 }

@@ -36,10 +36,10 @@
 //! the sleep flag.
 
 use super::body::BodySet;
+use super::desc::BodyKind;
 use super::manifold::ContactManifold;
 use super::settings::WorldSettings;
 use crate::bounds::Aabb;
-use crate::scene::BodyKind;
 
 /// Union–find and per-island scratch, reused between steps. Never saved.
 #[derive(Clone, Debug, Default)]

@@ -35,10 +35,12 @@
 
 use super::body::{Body, BodyHandle, BodySet};
 use super::body_state::BodyStates;
+use super::clock::DEFAULT_RATE_HZ;
 use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraints};
 use super::contacts::{ContactSet, DetectInput};
 use super::continuous::ContinuousScratch;
 use super::crowd::{cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, CrowdScratch, CrowdTuning};
+use super::desc::{BodyDesc, BodyKind};
 use super::integrate::{integrate_positions, integrate_velocities};
 use super::manifold::ContactManifold;
 use super::profile::{StepProfile, StepReport};
@@ -50,7 +52,6 @@ use super::xpbd::XpbdScratch;
 use crate::bounds::Aabb;
 use crate::broad::{BroadPhase, Proxy};
 use crate::narrow::{collide, Algorithm};
-use crate::scene::{BodyDef, Scene, SceneDef, SceneError, SettingsDef, FORMAT_VERSION};
 use std::time::Instant;
 
 mod lost;
@@ -111,16 +112,15 @@ pub struct World {
     scratch: Scratch,
     time_s: f64,
     step_count: u64,
-    /// The scene settings this world was built from, kept for saving the ones
-    /// [`WorldSettings`] does not hold (see [`WorldSettings::to_scene_settings`]).
-    scene_settings: SettingsDef,
+    /// The rate its caller steps it at (Hz; see [`World::rate`]).
+    rate_hz: f32,
     /// The box around every body the world was given (built with, inserted, rebuilt):
     /// what the scene spans. A body farther than the kill distance outside it is lost
     /// ([`WorldSettings::kill_distance`]).
     scene_bounds: Option<Aabb>,
     /// The resolution and narrow phase the current contacts were made with.
     contacts_made_with: Option<(Resolution, Algorithm)>,
-    /// How the scene's `state` block was used (`world/resume.rs`).
+    /// How the last snapshot given to [`World::restore`] was used (`world/resume.rs`).
     resume: Resume,
 }
 
@@ -141,97 +141,48 @@ impl World {
             scratch: Scratch::default(),
             time_s: 0.0,
             step_count: 0,
-            scene_settings: SettingsDef::default(),
+            rate_hz: DEFAULT_RATE_HZ as f32,
             scene_bounds: None,
             contacts_made_with: None,
             resume: Resume::Fresh,
         }
     }
 
-    /// The world a scene describes: its bodies in file order (body `i` gets slot `i`),
-    /// its gravity and settings ([`WorldSettings::from_scene_settings`]); every setting
-    /// a file does not store at its default.
-    pub fn from_scene(scene: &Scene) -> World {
-        let def = scene.def();
-        let settings = WorldSettings::from_scene_settings(&def.settings, def.gravity.into());
-        World::from_scene_with(scene, settings)
+    /// The step rate (Hz) the world is meant to be stepped at: a step of `1 / rate`
+    /// seconds is what its caller passes to [`World::step`] (the app's
+    /// [`FixedClock`](super::FixedClock), the command line's loop). The world never reads
+    /// it; it keeps it for whoever describes the world again (a saved scene writes it).
+    /// Default 60 Hz.
+    pub fn rate(&self) -> f32 {
+        self.rate_hz
     }
 
-    /// The scene's bodies under `settings` (the scene's own gravity and settings are
-    /// ignored: `settings` wins; the scene settings `settings` does not hold, such as
-    /// the rate, are kept for [`World::to_scene_def`]).
-    ///
-    /// A scene with a `state` block continues the run that saved it, exactly (see
-    /// [`World::to_scene_def_with_state`]; [`World::resume`] says whether it did).
-    pub fn from_scene_with(scene: &Scene, settings: WorldSettings) -> World {
-        let mut world = World::new(settings);
-        world.scene_settings = scene.def().settings.clone();
-        for (def, shape) in scene.def().bodies.iter().zip(scene.shapes()) {
-            let body = Body::new(def, shape.clone());
-            world.include_in_scene(body.aabb());
-            world.bodies.insert(body);
-        }
-        if let Some(state) = &scene.def().state {
-            world.resume = world.restore_state(&scene.def().bodies, state);
-        }
-        world
+    /// Sets the step rate (Hz) the world is meant to be stepped at (see [`World::rate`]).
+    pub fn set_rate(&mut self, rate_hz: f32) {
+        self.rate_hz = rate_hz;
     }
 
-    /// The current state as a scene definition (bodies in slot order, with their
-    /// current poses and velocities), ready to save. Loading it with
-    /// [`World::from_scene`] starts afresh from those poses (no warm start, rest timers
-    /// at zero, centres of mass rebuilt from the origins);
-    /// [`World::to_scene_def_with_state`] continues exactly.
-    pub fn to_scene_def(&self) -> SceneDef {
-        SceneDef {
-            version: FORMAT_VERSION,
-            gravity: self.settings.gravity.into(),
-            settings: self.settings.to_scene_settings(&self.scene_settings),
-            bodies: self.bodies.iter().map(|(_, b)| b.to_def()).collect(),
-            lesson: None,
-            state: None,
-        }
-    }
-
-    /// Adds a body described by `def`, checked as a scene file's body would be. The
-    /// error names body 0 (the body alone is validated as a one-body scene).
-    // A `SceneError` is large (it carries the source, body and problem); inserting is a
-    // cold path run once per body, so it is returned by value as the scene module does.
-    #[allow(clippy::result_large_err)]
-    pub fn insert(&mut self, def: &BodyDef) -> Result<BodyHandle, SceneError> {
-        // The shape builder is private to the scene module; a one-body scene runs exactly
-        // the checks and construction a file's body gets.
-        let scene = Scene::from_def(SceneDef {
-            bodies: vec![def.clone()],
-            ..SceneDef::default()
-        })?;
-        let shape = scene.shapes()[0].clone();
-        let body = Body::new(def, shape);
+    /// Adds the body `desc` describes and returns its handle. The description was
+    /// checked when it was built (its shape is built), so this cannot fail. The body
+    /// grows the box the kill distance is measured from
+    /// ([`WorldSettings::kill_distance`]).
+    pub fn insert(&mut self, desc: BodyDesc) -> BodyHandle {
+        let body = Body::new(desc);
         self.include_in_scene(body.aabb());
-        Ok(self.bodies.insert(body))
+        self.bodies.insert(body)
     }
 
-    /// Rebuilds the body behind `handle` from `def` in place: same handle, same slot
+    /// Rebuilds the body behind `handle` from `desc` in place: same handle, same slot
     /// (so iteration order, and with it determinism, is kept). What an editor calls to
-    /// change what only a rebuild can (kind, density, shape); `def` is checked as
-    /// [`World::insert`] checks it, and on error the body is left as it was. Its cached
-    /// contacts are forgotten (they were solved for the old mass) and it is woken, with
-    /// whatever it touches. `Ok(false)` for a stale handle.
-    #[allow(clippy::result_large_err)]
-    pub fn replace(&mut self, handle: BodyHandle, def: &BodyDef) -> Result<bool, SceneError> {
-        if !self.bodies.contains(handle) {
-            return Ok(false);
-        }
-        let scene = Scene::from_def(SceneDef {
-            bodies: vec![def.clone()],
-            ..SceneDef::default()
-        })?;
-        let shape = scene.shapes()[0].clone();
+    /// change what only a rebuild can (kind, density, shape). Its cached contacts are
+    /// forgotten (they were solved for the old mass) and it is woken, with whatever it
+    /// touches. `false` for a stale handle (nothing changes).
+    pub fn replace(&mut self, handle: BodyHandle, desc: BodyDesc) -> bool {
         let Some(body) = self.bodies.get_mut(handle) else {
-            return Ok(false);
+            return false;
         };
         let old_aabb = body.aabb();
-        *body = Body::new(def, shape);
+        *body = Body::new(desc);
         let new_aabb = body.aabb();
         self.include_in_scene(new_aabb);
         self.contacts.forget_slot(handle.index);
@@ -243,7 +194,7 @@ impl World {
             margin,
             &mut self.scratch.sleep,
         );
-        Ok(true)
+        true
     }
 
     /// Removes a body (and its cached contacts); `None` for a stale handle. Sleeping
@@ -524,7 +475,7 @@ impl World {
         margins.resize(self.bodies.slot_count(), 0.0);
         for (slot, margin) in margins.iter_mut().enumerate() {
             let Some(body) = self.bodies.slot(slot) else { continue };
-            let motion = if !speculate_motion || body.is_sleeping() || body.kind() == crate::scene::BodyKind::Static {
+            let motion = if !speculate_motion || body.is_sleeping() || body.kind() == BodyKind::Static {
                 0.0
             } else {
                 let own = (body.linear_velocity().length() + body.angular_velocity().abs() * body.outer_reach()) * dt;

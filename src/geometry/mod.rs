@@ -10,9 +10,14 @@
 //! ([`decompose`]), the local bounding box and bounding-volume trees over the edges and
 //! the pieces ([`edge_tree`]). Mass properties live in [`mass`]. Test and benchmark
 //! shapes at any vertex count come from [`families`].
+//!
+//! A [`ShapeDesc`] is a shape as it was given (the radius, the points in the order
+//! written), plain data that [`ShapeDesc::build`] turns into a [`Shape`]; a body keeps it
+//! so that saving writes the shape as it was given, not as it was normalised.
 
 mod convex;
 pub mod decompose;
+mod desc;
 pub mod edge_tree;
 pub mod families;
 pub mod mass;
@@ -22,6 +27,7 @@ mod shape;
 mod validate;
 
 pub use convex::{ConvexPolygon, ConvexView};
+pub use desc::ShapeDesc;
 pub use edge_tree::EdgeTree;
 pub use families::Family;
 pub use mass::MassProperties;

@@ -11,8 +11,8 @@ use super::error::SceneProblem;
 use super::lesson_def::{KnobsDef, LessonDef, ITERATION_CAP_RANGE};
 use super::locate::Step;
 use super::state_def::{StateDef, MAX_POINTS_PER_PAIR};
-use crate::geometry::{Circle, Polygon, PolygonError, Segment, Shape, ShapeError};
-use crate::math::{Point, Vec2};
+use crate::geometry::{PolygonError, Shape, ShapeDesc, ShapeError};
+use crate::math::Point;
 
 /// A rejected value: where it is (path from the scene's root) and what is wrong.
 #[derive(Debug)]
@@ -350,7 +350,7 @@ fn check_settings(settings: &SettingsDef) -> Result<(), (&'static str, SceneProb
 pub(super) type BodyResult<T> = Result<T, (Vec<Step<'static>>, SceneProblem)>;
 
 /// Checks one body's numbers and builds its shape.
-fn build_body(body: &BodyDef) -> BodyResult<Shape> {
+pub(super) fn build_body(body: &BodyDef) -> BodyResult<Shape> {
     let at = |field: &'static str| move |problem| (vec![Step::Field(field)], problem);
     let shape = build_shape(&body.shape).map_err(|(sub_path, problem)| {
         let mut path = vec![Step::Field("shape")];
@@ -379,29 +379,25 @@ fn build_body(body: &BodyDef) -> BodyResult<Shape> {
 /// Builds a shape, pointing at the value inside the shape that is wrong when there is
 /// one (a vertex, an end point, the radius).
 fn build_shape(def: &ShapeDef) -> BodyResult<Shape> {
-    // The variant's own position (`Polygon(`) stands for the whole shape.
-    let whole = |e: ShapeError| (Vec::new(), SceneProblem::Shape(e));
-    match def {
-        ShapeDef::Circle { radius } => Circle::new(*radius)
-            .map(Shape::Circle)
-            .map_err(|e| (vec![Step::Field("radius")], SceneProblem::Shape(e))),
-        ShapeDef::Segment { a, b } => {
-            check_finite_point("segment end point a", *a).map_err(|p| (vec![Step::Field("a")], p))?;
-            check_finite_point("segment end point b", *b).map_err(|p| (vec![Step::Field("b")], p))?;
-            Segment::new((*a).into(), (*b).into())
-                .map(Shape::Segment)
-                .map_err(whole)
+    if let ShapeDef::Segment { a, b } = def {
+        // Checked here rather than by the geometry, whose error does not say which end.
+        check_finite_point("segment end point a", *a).map_err(|p| (vec![Step::Field("a")], p))?;
+        check_finite_point("segment end point b", *b).map_err(|p| (vec![Step::Field("b")], p))?;
+    }
+    ShapeDesc::from(def)
+        .build()
+        .map_err(|e| (path_in_shape(&e), SceneProblem::Shape(e)))
+}
+
+/// Where in a shape's definition the geometry's error points; empty for the whole
+/// shape (the variant's own position, `Polygon(`, stands for it).
+fn path_in_shape(e: &ShapeError) -> Vec<Step<'static>> {
+    match e {
+        ShapeError::NonFiniteRadius(_) | ShapeError::NonPositiveRadius(_) => vec![Step::Field("radius")],
+        ShapeError::Polygon(PolygonError::NonFinite { index, .. }) => {
+            vec![Step::Field("points"), Step::Index(*index)]
         }
-        ShapeDef::Polygon { points } => {
-            let vertices: Vec<Vec2> = points.iter().map(|&p| p.into()).collect();
-            Polygon::new(&vertices).map(Shape::Polygon).map_err(|e| match e {
-                PolygonError::NonFinite { index, .. } => (
-                    vec![Step::Field("points"), Step::Index(index)],
-                    SceneProblem::Shape(ShapeError::Polygon(e)),
-                ),
-                other => whole(ShapeError::Polygon(other)),
-            })
-        }
+        _ => Vec::new(),
     }
 }
 

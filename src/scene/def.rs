@@ -13,6 +13,7 @@
 use super::lesson_def::LessonDef;
 use super::state_def::StateDef;
 use crate::broad::BroadPhaseKind;
+pub use crate::dynamics::BodyKind;
 use crate::math::Point;
 use crate::narrow::Algorithm;
 use serde::{Deserialize, Serialize, Serializer};
@@ -188,7 +189,7 @@ impl Default for SettingsDef {
 
 /// How contacts are resolved, as a file names it (the runtime twin is
 /// [`crate::dynamics::Resolution`]; the file format keeps its own type so that it never
-/// changes by accident when the solver does).
+/// changes by accident when the solver does; `From` converts both ways).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum ResolutionDef {
     /// Sequential impulses with friction and restitution; stacks.
@@ -239,7 +240,8 @@ impl std::str::FromStr for ResolutionDef {
 }
 
 /// Pseudo-continuous detection (Ren and Xie 2011): what keeps a fast body from passing through
-/// a thin one between two steps.
+/// a thin one between two steps (the runtime twin is [`crate::dynamics::ContinuousMode`];
+/// `From` converts both ways).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum ContinuousDef {
     /// Only the poses at the end of each substep are tested.
@@ -253,15 +255,15 @@ pub enum ContinuousDef {
     ConservativeAdvancement,
 }
 
-/// How a body moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-pub enum BodyKind {
-    /// Never moves (ground, walls); infinite mass.
+/// How a body moves, as a file writes it: `Static`, `Dynamic` (the default) or
+/// `Kinematic`. The type is the engine's [`BodyKind`]; this is its serde twin, a
+/// "remote" definition serde checks against it variant by variant, so a variant added
+/// to the engine does not compile until the format decides how to write it.
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "BodyKind", rename = "BodyKind")]
+enum BodyKindDef {
     Static,
-    /// Moved by forces and contacts. The default.
-    #[default]
     Dynamic,
-    /// Moved only by its own velocity; pushes dynamic bodies, is not pushed.
     Kinematic,
 }
 
@@ -278,7 +280,7 @@ pub struct BodyDef {
     )]
     pub name: Option<String>,
     /// Static, Dynamic or Kinematic. Default `Dynamic`.
-    #[serde(default)]
+    #[serde(default, with = "BodyKindDef")]
     pub kind: BodyKind,
     /// The shape, in the body's local frame. Required.
     pub shape: ShapeDef,

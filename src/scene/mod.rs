@@ -19,7 +19,27 @@
 //! - [`save`]: pretty RON written atomically; load → save → load gives the same scene,
 //!   bit for bit;
 //! - `build`: the checks beyond syntax and the shapes they produce; `locate`: where a
-//!   value sits in the text.
+//!   value sits in the text;
+//! - `convert`, `world`: file ↔ engine. The engine ([`crate::dynamics`]) never reads a
+//!   file type; this module turns a [`BodyDef`] into the engine's
+//!   [`BodyDesc`](crate::dynamics::BodyDesc) ([`BodyDef::to_desc`], with the
+//!   [`SceneError`] a file's body would get) and a body back into a [`BodyDef`]
+//!   ([`Body::to_def`](crate::dynamics::Body::to_def)), [`SettingsDef`] into
+//!   [`WorldSettings`](crate::dynamics::WorldSettings) and back, a `state` block into a
+//!   [`Snapshot`](crate::dynamics::Snapshot) and back, and builds a scene's world
+//!   ([`World::from_scene`](crate::dynamics::World::from_scene),
+//!   [`World::to_scene_def`](crate::dynamics::World::to_scene_def)).
+//!
+//! ```
+//! use collision_lab::dynamics::World;
+//! use collision_lab::scene::{parse, BodyDef, ShapeDef};
+//! let scene = parse("(version: 1, bodies: [(shape: Circle(radius: 0.5))])", "one.ron").expect("valid");
+//! let mut world = World::from_scene(&scene);
+//! let mut def = BodyDef::new(ShapeDef::Circle { radius: 0.25 });
+//! def.position = collision_lab::math::Point(2.0, 0.0);
+//! world.insert(def.to_desc().expect("a valid body"));
+//! assert_eq!(world.to_scene_def().bodies[1], def); // saved as given
+//! ```
 
 // A `SceneError` is large (about 150 bytes: the file name, position, body and problem
 // with its values) and is returned by value. Loading and saving are cold paths that
@@ -28,6 +48,7 @@
 #![allow(clippy::result_large_err)]
 
 mod build;
+mod convert;
 pub mod def;
 mod error;
 pub mod lesson_def;
@@ -36,6 +57,7 @@ mod locate;
 mod ranges;
 mod save;
 pub mod state_def;
+mod world;
 
 pub use def::{
     BodyDef, BodyKind, ContinuousDef, ResolutionDef, SceneDef, SettingsDef, ShapeDef, DEFAULT_KILL_DISTANCE_M,

@@ -23,6 +23,11 @@
 //!   made with: per point its feature id, anchors, separation, accumulated impulses (the
 //!   warm start) and static friction's stick points.
 //!
+//! In the engine this is a [`Snapshot`](crate::dynamics::Snapshot) (taken with
+//! [`World::snapshot`](crate::dynamics::World::snapshot), restored with
+//! [`World::restore`](crate::dynamics::World::restore)); these types are its file form,
+//! converted field for field (`convert.rs`).
+//!
 //! It is machine state, written with every float in its shortest exact form. Edit the
 //! bodies and the block becomes stale: a body whose `position`, `angle` or velocities no
 //! longer agree with its state (to within f32 rounding), or a different number of

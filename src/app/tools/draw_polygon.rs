@@ -146,11 +146,14 @@ pub fn close(state: &mut AppState) -> Option<BodyHandle> {
     def.name = Some(format!("polygon {}", state.world.bodies().len() + 1));
     // The polygon passed; re-centring cannot make it cross, but a failure must not leave
     // an empty undo entry behind.
-    if let Err(e) = crate::dynamics::World::default().insert(&def) {
-        state.set_error(format!("polygon refused: {e}"));
-        return None;
-    }
-    let handle = state.edit("draw polygon", |w| w.insert(&def).ok())?;
+    let desc = match def.to_desc() {
+        Ok(desc) => desc,
+        Err(e) => {
+            state.set_error(format!("polygon refused: {e}"));
+            return None;
+        }
+    };
+    let handle = state.edit("draw polygon", |w| w.insert(desc));
     state.tools.polygon.clear();
     state.selection = Some(handle);
     let pieces = polygon.pieces().len();

@@ -39,7 +39,9 @@ pub fn duplicate_body(state: &mut AppState, handle: BodyHandle) -> Option<BodyHa
     def.position = (Vec2::from(def.position) + offset).into();
     def.name = def.name.map(|n| format!("{n} copy"));
     let label = format!("duplicate {}", body_label(state, handle));
-    match state.edit(label.clone(), |w| w.insert(&def).map_err(|e| e.to_string())) {
+    match state.edit(label.clone(), |w| {
+        def.to_desc().map(|desc| w.insert(desc)).map_err(|e| e.to_string())
+    }) {
         Ok(copy) => {
             state.selection = Some(copy);
             state.set_status(format!("{label} (Ctrl+Z to undo)"));
@@ -58,13 +60,12 @@ pub fn duplicate_body(state: &mut AppState, handle: BodyHandle) -> Option<BodyHa
 /// no undo entry of its own — the caller has recorded one. Errors come back as a
 /// message for the status bar; the body is then unchanged.
 pub fn rebuild_body(state: &mut AppState, handle: BodyHandle, def: &BodyDef) -> Result<(), String> {
-    match state.world.replace(handle, def) {
-        Ok(true) => {
-            state.dirty = true;
-            Ok(())
-        }
-        Ok(false) => Err("the body no longer exists".to_string()),
-        Err(e) => Err(e.to_string()),
+    let desc = def.to_desc().map_err(|e| e.to_string())?;
+    if state.world.replace(handle, desc) {
+        state.dirty = true;
+        Ok(())
+    } else {
+        Err("the body no longer exists".to_string())
     }
 }
 

@@ -103,7 +103,7 @@ pub fn fire(state: &mut AppState, at_world: Vec2, velocity: Vec2) -> Option<Body
     def.density = PROJECTILE_DENSITY;
     let speed = velocity.length();
     match state.edit(format!("launch a projectile at {speed:.0} m/s"), |w| {
-        w.insert(&def).map_err(|e| e.to_string())
+        def.to_desc().map(|desc| w.insert(desc)).map_err(|e| e.to_string())
     }) {
         Ok(handle) => {
             let continuous = state.world.settings().continuous;

@@ -72,12 +72,15 @@ pub fn drop_shape(state: &mut AppState, params: ShapeParams, world_point: Vec2) 
     let count = state.world.bodies().len();
     def.name = Some(format!("{} {}", params.shape.name(), count + 1));
     // Check first, so a refused shape leaves no empty undo entry behind.
-    if let Err(e) = crate::dynamics::World::default().insert(&def) {
-        state.set_error(format!("cannot add {}: {e}", params.shape.name()));
-        return None;
-    }
+    let desc = match def.to_desc() {
+        Ok(desc) => desc,
+        Err(e) => {
+            state.set_error(format!("cannot add {}: {e}", params.shape.name()));
+            return None;
+        }
+    };
     let label = format!("add {}", params.shape.name());
-    let handle = state.edit(label.clone(), |w| w.insert(&def).ok())?;
+    let handle = state.edit(label.clone(), |w| w.insert(desc));
     if params.shape == PaletteShape::Random {
         state.tools.next_seed = state.tools.next_seed.wrapping_add(1);
     }

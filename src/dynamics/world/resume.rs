@@ -1,5 +1,5 @@
-//! Exact resume: the world's state between two steps as a scene's `state` block, and
-//! back (the format is described in [`crate::scene::state_def`]).
+//! Exact resume: the world's state between two steps as a [`Snapshot`], and back (a
+//! scene file stores one in its `state` block).
 //!
 //! A saved scene's bodies hold each body's origin, which the world turns into a centre
 //! of mass with an f32 rounding; the warm-start impulses, stick points, rest timers and
@@ -9,22 +9,21 @@
 
 use super::World;
 use crate::dynamics::body::{Body, BodyHandle, BodySet};
-use crate::dynamics::settings::Resolution;
+use crate::dynamics::snapshot::{BodySnapshot, Snapshot};
 use crate::math::Vec2;
-use crate::scene::{BodyDef, BodyStateDef, SceneDef, StateDef};
 
-/// How a world built from a scene used the scene's `state` block.
+/// How a world used the snapshot it was given ([`World::restore`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Resume {
-    /// The scene has no state block: it starts afresh.
+    /// No snapshot was given: the world starts afresh.
     Fresh,
-    /// The block was restored: the run continues from step `steps`.
+    /// The snapshot was restored: the run continues from step `steps`.
     Exact {
         /// Steps the saved run had taken.
         steps: u64,
     },
-    /// The block no longer matches the bodies (the file was edited since it was saved)
-    /// and was ignored; the scene starts afresh from what its bodies say.
+    /// The snapshot no longer matches the bodies (their file was edited since it was
+    /// saved) and was ignored; the world starts afresh from what its bodies say.
     Stale {
         /// What did not match, naming the body.
         reason: String,
@@ -32,11 +31,10 @@ pub enum Resume {
 }
 
 impl World {
-    /// The current state as a scene definition with a `state` block: loading it with
-    /// [`World::from_scene`] continues this run exactly ([`World::state_hash`] after
-    /// `M` more steps equals the uninterrupted run's).
-    pub fn to_scene_def_with_state(&self) -> SceneDef {
-        let mut def = self.to_scene_def();
+    /// The state between two steps that [`World::restore`] needs to continue this run
+    /// exactly: a world built again from the same bodies and given this snapshot has,
+    /// after `M` more steps, the [`World::state_hash`] of the uninterrupted run.
+    pub fn snapshot(&self) -> Snapshot {
         let mut index_of_slot = vec![usize::MAX; self.bodies.slot_count()];
         let bodies = self
             .bodies
@@ -44,12 +42,12 @@ impl World {
             .enumerate()
             .map(|(i, (handle, body))| {
                 index_of_slot[handle.index as usize] = i;
-                BodyStateDef {
+                BodySnapshot {
                     slot: handle.index,
                     generation: handle.generation,
-                    center: body.center_of_mass().into(),
+                    center: body.center_of_mass(),
                     angle: body.angle(),
-                    velocity: body.linear_velocity().into(),
+                    velocity: body.linear_velocity(),
                     spin: body.angular_velocity(),
                     asleep: body.is_sleeping(),
                     rest_time: body.slow_time(),
@@ -60,35 +58,39 @@ impl World {
         let (resolution, narrow_phase) = self
             .contacts_made_with
             .unwrap_or((self.settings.resolution, self.settings.narrow_phase));
-        def.state = Some(StateDef {
+        Snapshot {
             time: self.time_s,
             steps: self.step_count,
-            resolution: resolution.to_def(),
+            resolution,
             narrow_phase,
-            scene_box: self.scene_bounds.map(|b| (b.min.into(), b.max.into())),
+            scene_box: self.scene_bounds,
             bodies,
             free_slots: self.bodies.free_slots(),
             contacts: self.contacts.to_state(&index_of_slot),
-        });
-        def
+        }
     }
 
-    /// How this world used its scene's state block (see [`Resume`]).
+    /// How this world used the snapshot it was given (see [`Resume`]).
     pub fn resume(&self) -> &Resume {
         &self.resume
     }
 
-    /// Restores `state` over a world just built from the same scene's `defs` (body `i`
-    /// in slot `i`). A stale block — another number of bodies, or a body whose pose or
-    /// velocity disagrees with its state by more than f32 rounding — leaves the world as
-    /// built and says why.
-    pub(super) fn restore_state(&mut self, defs: &[BodyDef], state: &StateDef) -> Resume {
-        if state.bodies.len() != defs.len() {
+    /// Restores `snapshot` over a world just built from the bodies it was taken of, in
+    /// the same order (the world's `i`-th body is the snapshot's `i`-th), and records how
+    /// in [`World::resume`]. A stale snapshot — another number of bodies, or a body
+    /// whose pose or velocity disagrees with its snapshot by more than f32 rounding —
+    /// leaves the world as built and says why.
+    pub fn restore(&mut self, snapshot: &Snapshot) {
+        self.resume = self.restore_snapshot(snapshot);
+    }
+
+    fn restore_snapshot(&mut self, state: &Snapshot) -> Resume {
+        if state.bodies.len() != self.bodies.len() {
             return Resume::Stale {
                 reason: format!(
                     "the state holds {} bodies and the scene {}",
                     state.bodies.len(),
-                    defs.len()
+                    self.bodies.len()
                 ),
             };
         }
@@ -112,12 +114,9 @@ impl World {
         }
         self.bodies = BodySet::restored(restored, &state.free_slots);
         self.contacts.restore(&self.bodies, &state.contacts, &handle_of_index);
-        self.contacts_made_with = Some((Resolution::from_def(state.resolution), state.narrow_phase));
-        if let Some((min, max)) = state.scene_box {
-            self.scene_bounds = Some(crate::bounds::Aabb {
-                min: min.into(),
-                max: max.into(),
-            });
+        self.contacts_made_with = Some((state.resolution, state.narrow_phase));
+        if let Some(scene_box) = state.scene_box {
+            self.scene_bounds = Some(scene_box);
         }
         self.time_s = state.time;
         self.step_count = state.steps;
@@ -125,9 +124,9 @@ impl World {
     }
 }
 
-/// What of `body` (as its file builds it) disagrees with `saved` beyond the rounding of
-/// turning an origin into a centre of mass; `None` when they agree.
-fn disagreement(body: &Body, saved: &BodyStateDef) -> Option<&'static str> {
+/// What of `body` (as its description builds it) disagrees with `saved` beyond the
+/// rounding of turning an origin into a centre of mass; `None` when they agree.
+fn disagreement(body: &Body, saved: &BodySnapshot) -> Option<&'static str> {
     // Saving writes the angle and spin as they are; a body saved unmoved is written
     // as it was loaded, with the same values.
     if saved.angle != body.angle() {
@@ -140,12 +139,12 @@ fn disagreement(body: &Body, saved: &BodyStateDef) -> Option<&'static str> {
     // by an ulp of the largest term (a polygon drawn far from its origin has a big one).
     let reach = body.local_center().length();
     let near = |a: Vec2, b: Vec2, scale: f32| (a - b).length() <= 8.0 * f32::EPSILON * scale + f32::MIN_POSITIVE;
-    let center: Vec2 = saved.center.into();
+    let center = saved.center;
     let origin = body.pose().translation;
     if !near(center, body.center_of_mass(), origin.length() + reach + center.length()) {
         return Some("position");
     }
-    let velocity: Vec2 = saved.velocity.into();
+    let velocity = saved.velocity;
     let spin_reach = body.angular_velocity().abs() * reach;
     if !near(
         velocity,
