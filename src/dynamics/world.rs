@@ -376,18 +376,33 @@ impl World {
 
     /// One step of the solvers' pipeline (see the module docs).
     fn solver_step(&mut self, dt: f32, substeps: u32, report: &mut StepReport) {
-        let settings = self.settings;
-        let h = dt / substeps as f32;
         report.profile.substeps += substeps;
         self.scratch.continuous.record_start(&self.bodies);
+        let (profile, race) = (&mut report.profile, &mut report.race);
+        // Each phase's time goes to its column of the profile (`profile.rs`).
+        let broad = timed(|| self.find_pairs_for_step(dt, profile));
+        profile.broad += broad;
+        let narrow = timed(|| self.detect_contacts(race, profile));
+        profile.narrow += narrow;
+        profile.resolution += timed(|| self.resolve_contacts(dt, substeps));
+        profile.integration += timed(|| self.scratch.states.write_back(&mut self.bodies));
+        let continuous = timed(|| self.sweep_fast_bodies(substeps, profile));
+        profile.continuous += continuous;
+        report.profile.integration += timed(|| self.remove_non_finite(&mut report.removed));
+    }
 
-        let t = Instant::now();
+    /// Margins, then the candidate pairs of boxes grown by them [broad].
+    fn find_pairs_for_step(&mut self, dt: f32, profile: &mut StepProfile) {
         self.compute_margins(dt);
-        report.profile.broad_tests += self.find_candidate_pairs(true);
-        report.profile.candidate_pairs += self.scratch.pairs.len() as u32;
-        report.profile.broad += t.elapsed();
+        profile.broad_tests += self.find_candidate_pairs(true);
+        profile.candidate_pairs += self.scratch.pairs.len() as u32;
+    }
 
-        let t = Instant::now();
+    /// The narrow phase once per candidate pair, into the persistent contacts (and race
+    /// mode's other algorithms on the same pairs); sleeping islands an awake body
+    /// touched wake [narrow].
+    fn detect_contacts(&mut self, race: &mut Option<RaceReport>, profile: &mut StepProfile) {
+        let settings = self.settings;
         let input = DetectInput {
             algorithm: settings.narrow_phase,
             config: &settings.narrow_config,
@@ -396,7 +411,6 @@ impl World {
             warm_starting: settings.warm_starting,
         };
         let bodies = &self.bodies;
-        let race = &mut report.race;
         let counts = self
             .contacts
             .detect(bodies, &self.scratch.pairs, &input, |pair, contact| {
@@ -405,16 +419,19 @@ impl World {
                 }
             });
         self.contacts.manifolds(&mut self.manifolds);
-        let profile = &mut report.profile;
         profile.work.add(&counts.work);
         profile.contacts += counts.touching;
         profile.contact_points += counts.points;
-        profile.narrow += t.elapsed();
         if settings.sleeping {
             sleep::wake_touched(&mut self.bodies, &self.manifolds, &mut self.scratch.sleep);
         }
+    }
 
-        let t = Instant::now();
+    /// Dense body states and constraints, old deep overlap shed, the chosen solver over
+    /// the substeps, crowd speeds capped, impulses kept for the next step [resolution].
+    fn resolve_contacts(&mut self, dt: f32, substeps: u32) {
+        let settings = self.settings;
+        let h = dt / substeps as f32;
         let Scratch {
             states,
             constraints,
@@ -438,22 +455,18 @@ impl World {
         }
         cap_crowd_speeds(states, crowd);
         store_impulses(constraints, &mut self.contacts);
-        profile.resolution += t.elapsed();
+    }
 
-        let t = Instant::now();
-        states.write_back(&mut self.bodies);
-        profile.integration += t.elapsed();
-
-        let t = Instant::now();
-        let counts = self.scratch.continuous.sweep(&mut self.bodies, &settings, substeps);
+    /// Fast bodies swept from their start poses and rolled back to the time of impact
+    /// (`continuous.rs`) [continuous].
+    fn sweep_fast_bodies(&mut self, substeps: u32, profile: &mut StepProfile) {
+        let counts = self
+            .scratch
+            .continuous
+            .sweep(&mut self.bodies, &self.settings, substeps);
         profile.continuous_bodies += counts.bodies;
         profile.continuous_rollbacks += counts.rollbacks;
         profile.continuous_queries += counts.queries;
-        profile.continuous += t.elapsed();
-
-        let t = Instant::now();
-        self.remove_non_finite(&mut report.removed);
-        report.profile.integration += t.elapsed();
     }
 
     /// How far each body may move during a step of `dt`, plus half the speculative
@@ -641,4 +654,11 @@ impl World {
         thin_crowded_pairs(pairs, proxies, &mut crowd.pairs);
         tests
     }
+}
+
+/// How long `f` takes to run.
+fn timed(f: impl FnOnce()) -> std::time::Duration {
+    let t = Instant::now();
+    f();
+    t.elapsed()
 }
