@@ -37,6 +37,7 @@ pub mod exact_distance;
 mod gjk;
 mod minkowski;
 pub mod oracle;
+mod polygon_polygon;
 mod sat;
 mod sat_nonconvex;
 mod simplex;
