@@ -512,13 +512,18 @@ mod tests {
     fn assert_speculative_agree(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) {
         let fast = speculative_points(a, pose_a, b, pose_b, margin, &mut Work::default());
         let general = speculative_pieces(a, pose_a, b, pose_b, margin, &mut Work::default());
+        // Points agree to 1e-5 m plus a millionth of the distance from the origin: the
+        // general path clips in the world frame, where a point where the incident edge
+        // crosses a side plane at a shallow angle is rounded to some ulps of its
+        // coordinates.
+        let tol = 1e-5 + 1e-6 * pose_a.translation.abs().max(pose_b.translation.abs()).max_element();
         let (f, g) = (fast.as_slice(), general.as_slice());
         assert_eq!(f.len(), g.len(), "fast {f:?}\ngeneral {g:?}");
         for ((nf, pf), (ng, pg)) in f.iter().zip(g) {
             assert!((*nf - *ng).length() < 1e-5, "fast {f:?}\ngeneral {g:?}");
             assert_eq!(pf.id, pg.id, "fast {f:?}\ngeneral {g:?}");
-            assert!((pf.point - pg.point).length() < 1e-5, "fast {f:?}\ngeneral {g:?}");
-            assert!((pf.depth - pg.depth).abs() < 1e-5, "fast {f:?}\ngeneral {g:?}");
+            assert!((pf.point - pg.point).length() < tol, "fast {f:?}\ngeneral {g:?}");
+            assert!((pf.depth - pg.depth).abs() < tol, "fast {f:?}\ngeneral {g:?}");
         }
     }
 
