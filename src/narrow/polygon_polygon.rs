@@ -232,7 +232,18 @@ fn edge_separations(
     let mut deepest = 0;
     for (k, &start) in on_edge.iter().enumerate() {
         let n = normal(k);
-        let lowest = if climb && k > 0 {
+        let lowest = if !climb {
+            // A plain minimum: no index to keep, no branch to mispredict.
+            work.vertices_scanned += others.len() as u32;
+            others.iter().fold(f32::INFINITY, |lowest, v| {
+                let d = n.dot(*v);
+                if d < lowest {
+                    d
+                } else {
+                    lowest
+                }
+            })
+        } else if k > 0 {
             let (at, lowest, dots) = climb_lowest(others, n, deepest);
             deepest = at;
             work.vertices_scanned += dots;
