@@ -19,9 +19,10 @@
 //!   gap above the touching tolerance (or the speculative margin); the only difference is
 //!   where B's projection is rounded (its vertices turned into A's frame, instead of the
 //!   axis turned into B's frame and the offset added), which moves a gap by a few ulps.
-//! - GjkEpa runs the same `gjk` and `epa` on A's view and on B's vertices in A's frame,
-//!   with both poses the identity; its tolerances are relative to the pair's extent in A's
-//!   frame, not to the world coordinates.
+//! - GjkEpa runs the same `gjk` and `epa` in A's frame (A at the identity, B placed by
+//!   B's pose relative to A's); their tolerances are relative to the pair's extent in A's
+//!   frame, not to the world coordinates. B's vertices are turned into A's frame only for
+//!   the clip.
 //! - Contact points come from the same clipping code (`clip::clip_incident`), with the
 //!   reference edge chosen by the same rule (`clip::best_edge`, the same 1e-3 bias
 //!   towards A), so the contact ids — reference side, reference edge, incident vertex —
