@@ -5,7 +5,7 @@ mod common;
 use collision_lab::geometry::{Circle, Polygon, Segment, Shape};
 use collision_lab::math::{Pose, Vec2};
 use collision_lab::narrow::exact::polygons_overlap;
-use collision_lab::narrow::{collide, trace::Trace, Algorithm, NarrowConfig};
+use collision_lab::narrow::{collide, trace::Trace, Algorithm, Contact, NarrowConfig};
 use common::*;
 use proptest::prelude::*;
 
@@ -22,8 +22,46 @@ fn all(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) {
         }
         let mut trace = Trace::new();
         let traced = collide(a, pa, b, pb, alg, &config, Some(&mut trace));
-        assert_eq!(traced, c, "{alg}: tracing changed the answer");
+        assert_same_meaning(alg, &traced, &c);
         assert!(!trace.steps.is_empty());
+    }
+}
+
+/// Tracing changes nothing but the work and the last bits: without a trace, SatDecomposed
+/// and GjkEpa answer two convex polygons in A's frame (`narrow/polygon_polygon.rs`) where
+/// the traced path works in the world frame, with the same verdict, depth, normal, points
+/// and contact ids up to rounding (`tests/narrow_convex.rs` checks that on random pairs).
+/// NonConvexSat has no separate untraced path: there the answers are identical.
+fn assert_same_meaning(alg: Algorithm, traced: &Contact, c: &Contact) {
+    if alg == Algorithm::NonConvexSat || traced == c {
+        assert_eq!(traced, c, "{alg}: tracing changed the answer");
+        return;
+    }
+    let tol = 1e-5 * traced.depth.abs().max(1.0);
+    if traced.intersect != c.intersect {
+        // Only a touching pair may change its verdict with the rounding.
+        assert!(
+            traced.depth.max(c.depth) <= tol,
+            "{alg}: traced {traced:?}, untraced {c:?}"
+        );
+        return;
+    }
+    assert!(
+        (traced.depth - c.depth).abs() <= tol,
+        "{alg}: traced {traced:?}, untraced {c:?}"
+    );
+    if (traced.normal - c.normal).length() > 1e-4 {
+        // Axes tied for least penetration (identical shapes): either is right.
+        return;
+    }
+    let (pt, pc) = (traced.points.as_slice(), c.points.as_slice());
+    assert_eq!(pt.len(), pc.len(), "{alg}: traced {traced:?}, untraced {c:?}");
+    for (p, q) in pt.iter().zip(pc) {
+        assert_eq!(p.id, q.id, "{alg}: traced {traced:?}, untraced {c:?}");
+        assert!(
+            (p.point - q.point).length() <= tol,
+            "{alg}: traced {traced:?}, untraced {c:?}"
+        );
     }
 }
 

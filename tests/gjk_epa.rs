@@ -595,10 +595,12 @@ fn trace_of_two_unit_squares() {
         }
         s => panic!("expected GjkEnd, got {s:?}"),
     }
-    // Each GJK step's direction points from the simplex's closest point to the origin.
+    // Each GJK step's direction points from the simplex's closest point to the origin
+    // (for a segment, as its perpendicular: the same direction up to rounding).
     for s in &trace.steps[..gjk_steps] {
         if let TraceStep::Gjk(step) = s {
-            assert_eq!(step.direction, -step.closest);
+            let off = (step.direction + step.closest).length();
+            assert!(off <= 1e-5 * step.closest.length(), "{step:?}");
             assert!(!step.simplex_after.is_empty());
         }
     }
@@ -855,4 +857,62 @@ fn configured_initial_direction_gives_the_same_answer() {
         );
         assert!((e.depth - e0.depth).abs() < 1e-5 && (e.normal - e0.normal).length() < 1e-4);
     }
+}
+
+// A quadrilateral and a triangle whose edges are nearly parallel and overlap by 5.5e-5 m
+// (found by the fast convex path's property test, `tests/narrow_convex.rs`), given in
+// A's frame as the fast path gives them to GJK. The segment simplex of the last step
+// passed 3e-5 m from the origin, so the search direction −v pointed 3e-4 rad off the
+// segment's normal; along it B's two nearly tied vertices swapped, the support repeated a
+// simplex vertex and GJK stopped with a distance of 3.15e-5 m for overlapping shapes.
+// GJK now searches along the segment's own perpendicular (Box2D's
+// `b2ComputeSimplexSearchDirection`).
+#[test]
+fn gjk_search_direction_is_the_segment_normal() {
+    let a = [
+        Vec2::new(0.28905293, -0.08030197),
+        Vec2::new(0.88796777, 0.0),
+        Vec2::new(0.43866158, 0.34067434),
+        Vec2::new(0.3, 0.0),
+    ];
+    let b_local = [
+        Vec2::new(0.016730879, -0.2995331),
+        Vec2::new(0.7933762, 0.0),
+        Vec2::new(0.28630978, 0.089591965),
+    ];
+    let pose_a = Pose::new(Vec2::new(-8.912748, 0.0), 0.0);
+    let pose_b = Pose {
+        translation: Vec2::new(-7.626618, -0.12894113),
+        rotation: collision_lab::math::Rot {
+            cos: -0.8896184,
+            sin: 0.4567046,
+        },
+    };
+    let xf_ab = pose_a.inv_mul(&pose_b);
+    let b_in_a: Vec<Vec2> = b_local.iter().map(|&v| xf_ab.apply_point(v)).collect();
+    let input = GjkInput {
+        a: ConvexView {
+            vertices: &a,
+            normals: &[],
+            radius: 0.0,
+        },
+        pose_a: Pose::IDENTITY,
+        b: ConvexView {
+            vertices: &b_in_a,
+            normals: &[],
+            radius: 0.0,
+        },
+        pose_b: Pose::IDENTITY,
+    };
+    let out = gjk(&input, &NarrowConfig::default(), &mut Work::default(), &mut None);
+    assert_eq!(out.termination, GjkTermination::ContainsOrigin, "{out:?}");
+    assert_eq!(out.distance, 0.0);
+    let pen = epa(
+        &input,
+        &out.simplex,
+        &NarrowConfig::default(),
+        &mut Work::default(),
+        &mut None,
+    );
+    assert!((pen.depth - 5.4646e-5).abs() < 2e-6, "{pen:?}");
 }

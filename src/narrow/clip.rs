@@ -20,7 +20,7 @@ use crate::math::{Pose, Vec2};
 
 /// Of the (up to) two edges beside the support vertex along `local_direction`, the one
 /// whose outward normal is most aligned with it: (edge index, alignment).
-fn best_edge(view: &ConvexView, local_direction: Vec2) -> (usize, f32) {
+pub(crate) fn best_edge(view: &ConvexView, local_direction: Vec2) -> (usize, f32) {
     let n = view.vertices.len();
     let i = view.support_index(local_direction);
     let prev = (i + n - 1) % n;
@@ -110,11 +110,59 @@ pub(crate) fn contact_points_within(
     let inc_ids = [inc_edge, (inc_edge + 1) % inn];
     let i0 = inc_pose.apply_point(inc_view.vertices[inc_ids[0]]);
     let i1 = inc_pose.apply_point(inc_view.vertices[inc_ids[1]]);
+    let edges = ClipEdges {
+        reference: (r0, r1),
+        reference_normal: ref_normal,
+        incident: [(i0, inc_ids[0]), (i1, inc_ids[1])],
+        ids: (pieces.0, pieces.1, reference_on_b, ref_edge),
+    };
+    let (points, clipped, count) = clip_incident(&edges, depth, max_separation);
+    record(trace, || {
+        TraceStep::Clip(ClipStep {
+            reference: if reference_on_b { Owner::B } else { Owner::A },
+            reference_edge: (r0, r1),
+            incident_edge: (i0, i1),
+            clipped: clipped.iter().take(count).map(|c| c.0).collect(),
+            kept: points.as_slice().iter().map(|c| (c.point, c.depth)).collect(),
+        })
+    });
+    points
+}
+
+/// The reference and incident edges of a clip, all in one frame (the world for
+/// [`contact_points_within`], A's local frame for the fast polygon path,
+/// `polygon_polygon.rs`).
+pub(crate) struct ClipEdges {
+    /// The reference edge's ends, counter-clockwise on its shape.
+    pub reference: (Vec2, Vec2),
+    /// The reference edge's outward unit normal.
+    pub reference_normal: Vec2,
+    /// The incident edge's ends, each with its vertex index on the incident shape.
+    pub incident: [(Vec2, usize); 2],
+    /// Piece of A, piece of B, whether the reference edge is on B, its index: the
+    /// contact ids' fixed part.
+    pub ids: (usize, usize, bool, usize),
+}
+
+/// Clips the incident segment to the slab between the reference edge's side planes and
+/// keeps the clipped points below the reference face (or up to `max_separation` above
+/// it); with none kept, the incident edge's deeper end. Returns the points (in the
+/// edges' frame) and the clipped segment (for the trace).
+pub(crate) fn clip_incident(
+    edges: &ClipEdges,
+    depth: f32,
+    max_separation: f32,
+) -> (ContactPoints, [(Vec2, usize); 2], usize) {
+    let (r0, r1) = edges.reference;
+    let ref_normal = edges.reference_normal;
+    let (piece_a, piece_b, reference_on_b, ref_edge) = edges.ids;
+    let [(i0, id0), (i1, id1)] = edges.incident;
+    let mut points = ContactPoints::EMPTY;
 
     // Clip the incident segment to the slab lo <= p·t <= hi between the side planes.
     let tangent = (r1 - r0).normalize_or_zero();
     let (lo, hi) = (r0.dot(tangent), r1.dot(tangent));
-    let mut clipped = [(i0, inc_ids[0]), (i1, inc_ids[1])];
+    let mut clipped = edges.incident;
     let mut count = 2;
     for (plane, sign) in [(lo, 1.0f32), (hi, -1.0f32)] {
         if count < 2 {
@@ -147,7 +195,7 @@ pub(crate) fn contact_points_within(
             points.push(ContactPoint {
                 point: p + ref_normal * (0.5 * point_depth),
                 depth: point_depth,
-                id: ContactId::new(pieces.0, pieces.1, reference_on_b, ref_edge, vertex),
+                id: ContactId::new(piece_a, piece_b, reference_on_b, ref_edge, vertex),
             });
         }
     }
@@ -155,26 +203,17 @@ pub(crate) fn contact_points_within(
         // Clipping found nothing below the face (a grazing or non-convex configuration):
         // fall back to the incident shape's deepest vertex.
         let (p, vertex) = if (i0 - r0).dot(ref_normal) < (i1 - r0).dot(ref_normal) {
-            (i0, inc_ids[0])
+            (i0, id0)
         } else {
-            (i1, inc_ids[1])
+            (i1, id1)
         };
         points.push(ContactPoint {
             point: p + ref_normal * (0.5 * depth),
             depth,
-            id: ContactId::new(pieces.0, pieces.1, reference_on_b, ref_edge, vertex),
+            id: ContactId::new(piece_a, piece_b, reference_on_b, ref_edge, vertex),
         });
     }
-    record(trace, || {
-        TraceStep::Clip(ClipStep {
-            reference: if reference_on_b { Owner::B } else { Owner::A },
-            reference_edge: (r0, r1),
-            incident_edge: (i0, i1),
-            clipped: clipped.iter().take(count).map(|c| c.0).collect(),
-            kept: points.as_slice().iter().map(|c| (c.point, c.depth)).collect(),
-        })
-    });
-    points
+    (points, clipped, count)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use super::combine::CombineScratch;
 use super::contact::{Contact, ContactPoint, Work};
 use super::gjk::{penetration_gjk_epa, GjkInput};
 use super::minkowski::HullScratch;
+use super::polygon_polygon;
 use super::sat::penetration_sat;
 use super::trace::{record, Trace, TraceStep};
 use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
@@ -93,6 +94,11 @@ pub(crate) fn collide_compound(
         // Two convex shapes: the same box test and pair test as the loop below, without
         // its lists (the world asks this of every box pair of a pile, every step).
         let (va, vb) = (a.piece(0), b.piece(0));
+        if polygon_polygon::fits(&va, &vb) {
+            // Two convex polygons: the same box test, pair test and clip, in A's
+            // frame (`polygon_polygon.rs`).
+            return polygon_polygon::collide_polygon_polygon(&va, pose_a, &vb, pose_b, test, scale, config);
+        }
         if config.cull_by_bounds {
             work.bv_tests += 1;
             if !piece_aabb(&va, pose_a).overlaps(&piece_aabb(&vb, pose_b)) {

@@ -13,6 +13,10 @@
 //! - [`Algorithm::GjkEpa`] — GJK (`gjk.rs`) and EPA (`epa.rs`) on the same piece pairs,
 //!   combined the same way.
 //!
+//! Two single-piece convex polygons (every box of a pile) take a fast path when no trace
+//! is asked for (`polygon_polygon.rs`): the same SAT or GJK/EPA and clip, in A's local
+//! frame with B's vertices turned into it once, giving the same answer up to rounding.
+//!
 //! Circles use Voronoi regions (`circle.rs`; Ren and Xie 2011); contact points come from
 //! clipping the incident edge against the reference edge (`clip.rs`). `exact.rs` holds
 //! the exact polygon-overlap oracle the tests and benchmarks measure against; `oracle.rs`
@@ -37,6 +41,7 @@ pub mod exact_distance;
 mod gjk;
 mod minkowski;
 pub mod oracle;
+mod polygon_polygon;
 mod sat;
 mod sat_nonconvex;
 mod simplex;

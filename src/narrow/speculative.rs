@@ -26,6 +26,7 @@
 use super::circle::{penetration_circle_circle, penetration_outline_circle};
 use super::clip::contact_points_within;
 use super::contact::{ContactPoint, Work};
+use super::polygon_polygon;
 use super::sat::penetration_sat;
 use super::PairPenetration;
 use crate::bounds::Aabb;
@@ -54,7 +55,7 @@ impl SpeculativePoints {
         self.len == 0
     }
 
-    fn push(&mut self, normal: Vec2, p: ContactPoint) {
+    pub(super) fn push(&mut self, normal: Vec2, p: ContactPoint) {
         if (self.len as usize) < MAX_SPECULATIVE_POINTS {
             self.points[self.len as usize] = (normal, p);
             self.len += 1;
@@ -99,10 +100,29 @@ pub fn speculative_points(
     margin: f32,
     work: &mut Work,
 ) -> SpeculativePoints {
-    let mut out = SpeculativePoints::default();
     if margin.is_nan() || margin < 0.0 {
-        return out;
+        return SpeculativePoints::default();
     }
+    if a.piece_count() == 1 && b.piece_count() == 1 {
+        let (va, vb) = (a.piece(0), b.piece(0));
+        if polygon_polygon::fits(&va, &vb) {
+            // Two convex polygons: the same test in A's frame (`polygon_polygon.rs`).
+            return polygon_polygon::speculative_polygon_polygon(&va, pose_a, &vb, pose_b, margin, work);
+        }
+    }
+    speculative_pieces(a, pose_a, b, pose_b, margin, work)
+}
+
+/// [`speculative_points`] over every piece pair (the general path).
+pub(super) fn speculative_pieces(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    work: &mut Work,
+) -> SpeculativePoints {
+    let mut out = SpeculativePoints::default();
     // The two best piece pairs so far: (gap, piece a, piece b, normal).
     let mut best: [Option<(f32, usize, usize, Vec2)>; 2] = [None, None];
     let (na, nb) = (a.piece_count(), b.piece_count());

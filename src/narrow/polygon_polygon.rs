@@ -1,0 +1,647 @@
+//! Two convex polygons with no trace asked for: the fast path of SatDecomposed and GjkEpa
+//! (and of the speculative points) for single-piece shapes, which is every box pair of a
+//! pile, every step.
+//!
+//! The general path (`compound.rs` → `sat.rs` or `gjk.rs` → `clip.rs`) works in the world
+//! frame: SAT turns each axis into B's frame, GJK turns each search direction into both
+//! frames and each support vertex back out, clipping poses every edge end it reads. Here
+//! B's vertices are turned into A's local frame once, and everything after that happens in
+//! A's frame — the separating axis test (or GJK and EPA), the choice of reference and
+//! incident edges, the clip — as in Box2D v3's `b2CollidePolygons` (manifold.c) and
+//! parry's `contact_manifold_convex_polygon`. Only the answer is turned back into the
+//! world. Working near A's origin also keeps the rounding of the clip independent of how
+//! far the pair is from the world origin.
+//!
+//! The answer means exactly what the general path's means, because it is the same
+//! algorithm on the same data:
+//! - SAT tries the same axes in the same order (A's edge normals, then B's), each with
+//!   both projection intervals, keeps the first axis of largest gap and stops at the first
+//!   gap above the touching tolerance (or the speculative margin); the only difference is
+//!   where B's projection is rounded (its vertices turned into A's frame, instead of the
+//!   axis turned into B's frame and the offset added), which moves a gap by a few ulps.
+//! - GjkEpa runs the same `gjk` and `epa` in A's frame (A at the identity, B placed by
+//!   B's pose relative to A's); their tolerances are relative to the pair's extent in A's
+//!   frame, not to the world coordinates. B's vertices are turned into A's frame only for
+//!   the clip.
+//! - Contact points come from the same clipping code (`clip::clip_incident`), with the
+//!   reference edge chosen by the same rule (`clip::best_edge`, the same 1e-3 bias
+//!   towards A), so the contact ids — reference side, reference edge, incident vertex —
+//!   are the general path's and warm starting matches points across the two.
+//! - The work counters count what was done: one box test, one piece pair, and per axis
+//!   the vertices of both shapes (or GJK's and EPA's own counts).
+//!
+//! `tests/narrow_convex.rs` compares this path with the traced (general) one on random
+//! convex pairs, and both with the exact oracle.
+
+use super::clip::{best_edge, clip_incident, ClipEdges};
+use super::compound::PairTest;
+use super::contact::{Contact, ContactPoints, Work};
+use super::gjk::{penetration_gjk_epa, GjkInput};
+use super::sat::{interval_gap, project_interval};
+use super::speculative::SpeculativePoints;
+use super::NarrowConfig;
+use crate::bounds::Aabb;
+use crate::geometry::ConvexView;
+use crate::math::{Pose, Rot, Vec2};
+
+/// B may have at most this many vertices for the fast path: its vertices in A's frame
+/// live in a buffer on the stack (the general path takes larger pieces; neither
+/// allocates).
+pub(crate) const MAX_VERTICES_B: usize = 64;
+
+/// B's vertices go into a buffer of this many when they fit: the buffer is cleared on
+/// every call, and clearing 64 vertices costs a box pair about a tenth of its time
+/// (measured with `collision-lab bench --families convex --vertices 4`).
+const SMALL_VERTICES_B: usize = 16;
+
+/// Calls `f` with a cleared buffer on the stack big enough for B's vertices ([`fits`]
+/// must hold).
+#[inline]
+fn with_buffer_for<R>(b: &ConvexView, f: impl FnOnce(&mut [Vec2]) -> R) -> R {
+    if b.vertices.len() <= SMALL_VERTICES_B {
+        f(&mut [Vec2::ZERO; SMALL_VERTICES_B])
+    } else {
+        f(&mut [Vec2::ZERO; MAX_VERTICES_B])
+    }
+}
+
+/// Whether a pair of pieces can take this path: both polygons or segments (edge normals,
+/// no radius) and B small enough.
+#[inline]
+pub(crate) fn fits(a: &ConvexView, b: &ConvexView) -> bool {
+    !a.normals.is_empty()
+        && !b.normals.is_empty()
+        && a.radius == 0.0
+        && b.radius == 0.0
+        && b.vertices.len() <= MAX_VERTICES_B
+}
+
+/// A and B in A's local frame: A's own view, and B's vertices turned into A's frame. B's
+/// normals stay in B's frame and are turned when read (each is read at most twice).
+struct PairInA<'a> {
+    a: ConvexView<'a>,
+    b: ConvexView<'a>,
+    /// Turns B's directions into A's frame.
+    rot_ab: Rot,
+    vertices_b: &'a [Vec2],
+}
+
+impl<'a> PairInA<'a> {
+    /// `xf_ab` places B in A's frame; `buffer` receives B's vertices there.
+    fn new(a: &ConvexView<'a>, b: &ConvexView<'a>, xf_ab: &Pose, buffer: &'a mut [Vec2]) -> Self {
+        let vertices_b = &mut buffer[..b.vertices.len()];
+        for (in_a, &local_b) in vertices_b.iter_mut().zip(b.vertices) {
+            *in_a = xf_ab.apply_point(local_b);
+        }
+        PairInA {
+            a: *a,
+            b: *b,
+            rot_ab: xf_ab.rotation,
+            vertices_b: &*vertices_b,
+        }
+    }
+
+    /// B's vertices, A's frame.
+    #[inline]
+    fn vertices_b(&self) -> &[Vec2] {
+        self.vertices_b
+    }
+
+    /// B's edge normal `j`, A's frame.
+    #[inline]
+    fn normal_b(&self, j: usize) -> Vec2 {
+        self.rot_ab.apply(self.b.normals[j])
+    }
+}
+
+/// The separating axis test in A's frame, for the general path's answer at a fraction of
+/// its cost. Returns the normal from A towards B (A's frame) and the depth (positive:
+/// overlap; otherwise minus the gap of the axis that stopped the test, or of the best
+/// axis).
+///
+/// `sat::penetration_sat` projects both shapes on each edge normal of both and keeps the
+/// larger of the two gaps (B beyond A on the axis, or A beyond B): it tries every
+/// direction of S = {±n_Ai, ±n_Bj}. Box2D's `b2FindMaxSeparation` tries only each edge's
+/// own side, E = {n_Ai, −n_Bj} — the edge normals of the Minkowski difference D = A − B —
+/// and needs only the other shape's vertices for it: the separation of B from A's edge i
+/// is min_j n_Ai·(b_j − a_i), one dot per vertex instead of both intervals. On E and S
+/// alike, the best gap is −min_u h_D(u) over the directions tried (h_D: D's support
+/// function, u the normal from A towards B). Three cases:
+/// - D holds the origin (the best gap on E is ≤ 0): h_D over unit directions is smallest
+///   at an edge normal of D (between two edge normals it is a positive cosine arc, whose
+///   minimum is at an end), and E holds them all, so E and S give the same gap along the
+///   same direction (they differ only in which of several exactly tied directions comes
+///   first).
+/// - A gap on E above `stop_at`: S holds E, so S has one too, and the general path also
+///   stops; the caller drops the answer (separated, or too far for speculation).
+/// - 0 < gap ≤ `stop_at` (the bodies are apart by less than the stop: the speculative
+///   margin, or the touching tolerance under `TouchingPolicy::Intersecting`): S's extra
+///   directions −n_Ai, +n_Bj can find a larger gap than E (two triangles corner to
+///   corner). They add nothing when both shapes are centrally symmetric (boxes: every
+///   −n_Ai is some n_Ak); otherwise the two-sided test runs as the general path's does.
+fn sat_in_a(pair: &PairInA, stop_at: f32, work: &mut Work) -> (Vec2, f32) {
+    let (normal, depth) = sat_one_sided_in_a(pair, stop_at, work);
+    let gap = -depth;
+    if gap > 0.0 && gap <= stop_at && !(centrally_symmetric(pair.a.normals) && centrally_symmetric(pair.b.normals)) {
+        return sat_two_sided_in_a(pair, stop_at, work);
+    }
+    (normal, depth)
+}
+
+/// Whether every edge normal has an opposite one (to a few ulps): true for boxes and for
+/// any centrally symmetric polygon, whose normals come in antiparallel pairs half a turn
+/// apart.
+fn centrally_symmetric(normals: &[Vec2]) -> bool {
+    let n = normals.len();
+    let half = n / 2;
+    n % 2 == 0 && (0..half).all(|i| (normals[i] + normals[i + half]).length_squared() <= 1e-12)
+}
+
+/// From this many vertices on, the deepest vertex of the other shape below an edge is
+/// found by hill climbing from the previous edge's instead of by a scan. Walking a
+/// polygon's edges in order turns their normals counter-clockwise, and the other shape's
+/// vertex farthest against the normal moves forward around its ring with them (rotating
+/// calipers; Shamos 1978, Toussaint, "Solving geometric problems with the rotating
+/// calipers", 1983), so all edges together cost O(n + m) dots instead of O(n·m). A box has
+/// too few vertices for the branches to pay (a scan of 4 is 4 independent dots); an
+/// octagon has enough (measured with `collision-lab bench --families convex`).
+const CLIMB_MIN_VERTICES: usize = 6;
+
+/// The vertex of `vertices` (a convex ring) least along `normal`, by hill climbing from
+/// `start`: forward while the dot falls, else backward while it falls. A convex ring's
+/// dots are unimodal along it, so the first vertex with no lower neighbour is the
+/// lowest (up to rounding between vertices whose dots tie, which are equally low).
+/// Returns (index, dot, dots computed).
+#[inline]
+fn climb_lowest(vertices: &[Vec2], normal: Vec2, start: usize) -> (usize, f32, u32) {
+    let n = vertices.len();
+    let (mut at, mut lowest) = (start, normal.dot(vertices[start]));
+    let mut dots = 1;
+    let mut moved = false;
+    loop {
+        let next = if at + 1 == n { 0 } else { at + 1 };
+        let d = normal.dot(vertices[next]);
+        dots += 1;
+        if d < lowest {
+            (at, lowest, moved) = (next, d, true);
+        } else {
+            break;
+        }
+    }
+    if !moved {
+        loop {
+            let prev = if at == 0 { n - 1 } else { at - 1 };
+            let d = normal.dot(vertices[prev]);
+            dots += 1;
+            if d < lowest {
+                (at, lowest) = (prev, d);
+            } else {
+                break;
+            }
+        }
+    }
+    (at, lowest, dots)
+}
+
+/// The vertex of `vertices` least along `normal`, by a scan (ties to the lowest index).
+/// Returns (index, dot).
+#[inline]
+fn scan_lowest(vertices: &[Vec2], normal: Vec2) -> (usize, f32) {
+    let (mut at, mut lowest) = (0, f32::INFINITY);
+    for (k, v) in vertices.iter().enumerate() {
+        let d = normal.dot(*v);
+        if d < lowest {
+            (at, lowest) = (k, d);
+        }
+    }
+    (at, lowest)
+}
+
+/// The separations of `others` (one shape's vertices) from each edge of the other shape
+/// (edge k starts at `on_edge[k]`, its outward unit normal is `normal(k)`), in edge order:
+/// calls `visit(normal, gap)` for each until it returns true (stop). Counts the dots in
+/// `work`.
+#[inline]
+fn edge_separations(
+    on_edge: &[Vec2],
+    normal: impl Fn(usize) -> Vec2,
+    others: &[Vec2],
+    work: &mut Work,
+    mut visit: impl FnMut(Vec2, f32) -> bool,
+) {
+    let climb = others.len() >= CLIMB_MIN_VERTICES;
+    let mut deepest = 0;
+    for (k, &start) in on_edge.iter().enumerate() {
+        let n = normal(k);
+        let lowest = if !climb {
+            // A plain minimum: no index to keep, no branch to mispredict.
+            work.vertices_scanned += others.len() as u32;
+            others.iter().fold(f32::INFINITY, |lowest, v| {
+                let d = n.dot(*v);
+                if d < lowest {
+                    d
+                } else {
+                    lowest
+                }
+            })
+        } else if k > 0 {
+            let (at, lowest, dots) = climb_lowest(others, n, deepest);
+            deepest = at;
+            work.vertices_scanned += dots;
+            lowest
+        } else {
+            let (at, lowest) = scan_lowest(others, n);
+            deepest = at;
+            work.vertices_scanned += others.len() as u32;
+            lowest
+        };
+        work.axes_tested += 1;
+        if visit(n, lowest - n.dot(start)) {
+            return;
+        }
+    }
+}
+
+/// Box2D's one-sided SAT over E = {n_Ai, −n_Bj} (see [`sat_in_a`]): A's edges first, then
+/// B's, the first largest gap kept, stopping at the first gap above `stop_at`.
+fn sat_one_sided_in_a(pair: &PairInA, stop_at: f32, work: &mut Work) -> (Vec2, f32) {
+    let (vertices_a, vertices_b) = (pair.a.vertices, pair.vertices_b());
+    let mut best_gap = f32::NEG_INFINITY;
+    let mut best_normal = Vec2::X;
+    let mut stopped = false;
+    let a_normals = pair.a.normals;
+    edge_separations(
+        vertices_a,
+        |i| a_normals[i],
+        vertices_b,
+        work,
+        |n, gap| {
+            if gap > best_gap {
+                (best_gap, best_normal) = (gap, n);
+                stopped = gap > stop_at;
+            }
+            stopped
+        },
+    );
+    if stopped {
+        return (best_normal, -best_gap);
+    }
+    edge_separations(
+        vertices_b,
+        |j| pair.normal_b(j),
+        vertices_a,
+        work,
+        |n, gap| {
+            if gap > best_gap {
+                // B's outward normal points from B towards A.
+                (best_gap, best_normal) = (gap, -n);
+                return gap > stop_at;
+            }
+            false
+        },
+    );
+    (best_normal, -best_gap)
+}
+
+/// SAT in A's frame with both intervals on every axis: the same axes, order, orientation
+/// rule and early exit as `sat::penetration_sat`.
+fn sat_two_sided_in_a(pair: &PairInA, stop_at: f32, work: &mut Work) -> (Vec2, f32) {
+    let (vertices_a, vertices_b) = (pair.a.vertices, pair.vertices_b());
+    let scanned = (vertices_a.len() + vertices_b.len()) as u32;
+    let mut best_gap = f32::NEG_INFINITY;
+    let mut best_axis = Vec2::X;
+    let (na, nb) = (pair.a.normals.len(), pair.b.normals.len());
+    for k in 0..na + nb {
+        let axis = if k < na {
+            pair.a.normals[k]
+        } else {
+            pair.normal_b(k - na)
+        };
+        let ia = project_interval(vertices_a, axis);
+        let ib = project_interval(vertices_b, axis);
+        let gap = interval_gap(ia, ib);
+        work.axes_tested += 1;
+        work.vertices_scanned += scanned;
+        if gap > best_gap {
+            best_gap = gap;
+            // B on the positive side of A along the axis: the normal is +axis.
+            best_axis = if ib.1 - ia.0 >= ia.1 - ib.0 { axis } else { -axis };
+        }
+        if gap > stop_at {
+            // A separating axis (beyond the tolerance or the margin): no need to go on.
+            break;
+        }
+    }
+    (best_axis, -best_gap)
+}
+
+/// GJK, then EPA when the cores overlap, in A's frame: A at the identity, B placed by
+/// `xf_ab`. B's vertices are not turned in advance: GJK's support mapping turns each
+/// direction into B's frame and only the support vertex back, which for GJK's few calls
+/// costs less than turning every vertex. Returns the normal in A's frame and the depth.
+fn gjk_epa_in_a(
+    a: &ConvexView,
+    b: &ConvexView,
+    xf_ab: &Pose,
+    pose_a: &Pose,
+    config: &NarrowConfig,
+    work: &mut Work,
+) -> (Vec2, f32) {
+    let input = GjkInput {
+        a: *a,
+        pose_a: Pose::IDENTITY,
+        b: *b,
+        pose_b: *xf_ab,
+    };
+    // A configured first search direction is given in the world frame.
+    let local_config;
+    let config = match config.gjk_initial_direction {
+        Some(world_direction) => {
+            local_config = NarrowConfig {
+                gjk_initial_direction: Some(pose_a.apply_inv_vector(world_direction)),
+                ..*config
+            };
+            &local_config
+        }
+        None => config,
+    };
+    let pen = penetration_gjk_epa(&input, config, work, &mut None);
+    (pen.normal, pen.depth)
+}
+
+/// Contact points in A's frame for a normal (A's frame, from A towards B) and depth:
+/// the same choice of edges as `clip::contact_points_within`, on the same clipping code.
+fn clip_in_a(pair: &PairInA, normal: Vec2, depth: f32, max_separation: f32) -> ContactPoints {
+    let (edge_a, align_a) = best_edge(&pair.a, normal);
+    // `best_edge` on B, in A's frame: B's support vertex along −normal (ties to the lowest
+    // index), then the better aligned of the two edges beside it.
+    let vertices_b = pair.vertices_b();
+    let m = vertices_b.len();
+    let mut support = 0;
+    let mut support_dot = f32::NEG_INFINITY;
+    for (j, v) in vertices_b.iter().enumerate() {
+        let d = -v.dot(normal);
+        if d > support_dot {
+            support_dot = d;
+            support = j;
+        }
+    }
+    let prev = (support + m - 1) % m;
+    let d_next = -pair.normal_b(support).dot(normal);
+    let d_prev = -pair.normal_b(prev).dot(normal);
+    let (edge_b, align_b) = if d_prev > d_next {
+        (prev, d_prev)
+    } else {
+        (support, d_next)
+    };
+    // The same bias towards A as `clip.rs` (feature flip-flop).
+    let reference_on_b = align_b > align_a + 1e-3;
+    let edges = if reference_on_b {
+        let na = pair.a.vertices.len();
+        let incident = [edge_a, (edge_a + 1) % na];
+        ClipEdges {
+            reference: (vertices_b[edge_b], vertices_b[(edge_b + 1) % m]),
+            reference_normal: pair.normal_b(edge_b),
+            incident: incident.map(|i| (pair.a.vertices[i], i)),
+            ids: (0, 0, true, edge_b),
+        }
+    } else {
+        let na = pair.a.vertices.len();
+        let incident = [edge_b, (edge_b + 1) % m];
+        ClipEdges {
+            reference: (pair.a.vertices[edge_a], pair.a.vertices[(edge_a + 1) % na]),
+            reference_normal: pair.a.normals[edge_a],
+            incident: incident.map(|j| (vertices_b[j], j)),
+            ids: (0, 0, false, edge_a),
+        }
+    };
+    clip_incident(&edges, depth, max_separation).0
+}
+
+/// Points from A's frame into the world.
+fn points_to_world(local: &ContactPoints, pose_a: &Pose) -> ContactPoints {
+    let mut world = ContactPoints::EMPTY;
+    for p in local.as_slice() {
+        let mut q = *p;
+        q.point = pose_a.apply_point(p.point);
+        world.push(q);
+    }
+    world
+}
+
+/// World box of a polygon piece (no radius: `fits` checked that).
+#[inline]
+fn world_box(view: &ConvexView, pose: &Pose) -> Aabb {
+    Aabb::from_points_posed(view.vertices, pose)
+}
+
+/// SatDecomposed's or GjkEpa's answer for two single-piece convex polygons `a` and `b`
+/// (posed by `pose_a`, `pose_b`; [`fits`] must hold), without a trace: the general
+/// path's box test, pair test and clip, in A's frame. `scale` is `query_scale`'s.
+pub(crate) fn collide_polygon_polygon(
+    a: &ConvexView,
+    pose_a: &Pose,
+    b: &ConvexView,
+    pose_b: &Pose,
+    test: PairTest,
+    scale: f32,
+    config: &NarrowConfig,
+) -> Contact {
+    let mut work = Work::default();
+    if config.cull_by_bounds {
+        // The world boxes, as the general path tests them, so both cull the same pairs.
+        work.bv_tests += 1;
+        if !world_box(a, pose_a).overlaps(&world_box(b, pose_b)) {
+            return Contact::separated(work);
+        }
+    }
+    work.piece_pairs_tested += 1;
+    work.primitive_tests += 1;
+    let xf_ab = pose_a.inv_mul(pose_b);
+    with_buffer_for(b, |buffer| {
+        let (pair, normal, depth) = match test {
+            PairTest::Sat => {
+                let pair = PairInA::new(a, b, &xf_ab, buffer);
+                let (normal, depth) = sat_in_a(&pair, config.separating_gap(scale), &mut work);
+                (pair, normal, depth)
+            }
+            PairTest::GjkEpa => {
+                let (normal, depth) = gjk_epa_in_a(a, b, &xf_ab, pose_a, config, &mut work);
+                if !config.is_penetrating(depth, scale) {
+                    return Contact::separated(work);
+                }
+                // B's vertices in A's frame for the clip only.
+                (PairInA::new(a, b, &xf_ab, buffer), normal, depth)
+            }
+        };
+        if !config.is_penetrating(depth, scale) {
+            return Contact::separated(work);
+        }
+        let points = clip_in_a(&pair, normal, depth, 0.0);
+        Contact::penetrating(
+            pose_a.apply_vector(normal),
+            depth,
+            points_to_world(&points, pose_a),
+            work,
+        )
+    })
+}
+
+/// `speculative::speculative_points` for two single-piece convex polygons ([`fits`] must
+/// hold; `margin` is finite and not negative): the same box test, SAT with the margin as
+/// its stop and clip, in A's frame.
+pub(crate) fn speculative_polygon_polygon(
+    a: &ConvexView,
+    pose_a: &Pose,
+    b: &ConvexView,
+    pose_b: &Pose,
+    margin: f32,
+    work: &mut Work,
+) -> SpeculativePoints {
+    let mut out = SpeculativePoints::default();
+    work.bv_tests += 1;
+    let half = 0.5 * margin;
+    if !world_box(a, pose_a)
+        .inflated(half)
+        .overlaps(&world_box(b, pose_b).inflated(half))
+    {
+        return out;
+    }
+    work.piece_pairs_tested += 1;
+    let xf_ab = pose_a.inv_mul(pose_b);
+    with_buffer_for(b, |buffer| {
+        let pair = PairInA::new(a, b, &xf_ab, buffer);
+        let (normal, depth) = sat_in_a(&pair, margin, work);
+        let gap = -depth;
+        if gap.is_nan() || gap > margin {
+            return out;
+        }
+        let points = clip_in_a(&pair, normal, -gap, margin);
+        let world_normal = pose_a.apply_vector(normal);
+        for p in points_to_world(&points, pose_a).as_slice() {
+            if -p.depth <= margin {
+                out.push(world_normal, *p);
+            }
+        }
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Polygon, Shape};
+    use crate::narrow::speculative::{speculative_pieces, speculative_points};
+    use proptest::prelude::*;
+
+    /// A convex polygon: `n` points at sorted angles on an ellipse (points on an ellipse
+    /// are always in convex position).
+    fn ellipse_polygon(angles: &[f32], rx: f32, ry: f32) -> Option<Shape> {
+        let mut angles = angles.to_vec();
+        angles.sort_by(f32::total_cmp);
+        let points: Vec<Vec2> = angles.iter().map(|a| Vec2::new(rx * a.cos(), ry * a.sin())).collect();
+        Polygon::new(&points).ok().map(Shape::Polygon)
+    }
+
+    fn rect(w: f32, h: f32) -> Shape {
+        Shape::Polygon(
+            Polygon::new(&[
+                Vec2::new(-w / 2.0, -h / 2.0),
+                Vec2::new(w / 2.0, -h / 2.0),
+                Vec2::new(w / 2.0, h / 2.0),
+                Vec2::new(-w / 2.0, h / 2.0),
+            ])
+            .unwrap(),
+        )
+    }
+
+    /// The fast speculative points and the general loop's agree: same count, normals,
+    /// separations, points and ids (up to rounding).
+    fn assert_speculative_agree(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: f32) {
+        let fast = speculative_points(a, pose_a, b, pose_b, margin, &mut Work::default());
+        let general = speculative_pieces(a, pose_a, b, pose_b, margin, &mut Work::default());
+        // Points agree to 1e-5 m plus a millionth of the distance from the origin: the
+        // general path clips in the world frame, where a point where the incident edge
+        // crosses a side plane at a shallow angle is rounded to some ulps of its
+        // coordinates.
+        let tol = 1e-5 + 1e-6 * pose_a.translation.abs().max(pose_b.translation.abs()).max_element();
+        let (f, g) = (fast.as_slice(), general.as_slice());
+        assert_eq!(f.len(), g.len(), "fast {f:?}\ngeneral {g:?}");
+        for ((nf, pf), (ng, pg)) in f.iter().zip(g) {
+            assert!((*nf - *ng).length() < 1e-5, "fast {f:?}\ngeneral {g:?}");
+            assert_eq!(pf.id, pg.id, "fast {f:?}\ngeneral {g:?}");
+            assert!((pf.point - pg.point).length() < tol, "fast {f:?}\ngeneral {g:?}");
+            assert!((pf.depth - pg.depth).abs() < tol, "fast {f:?}\ngeneral {g:?}");
+        }
+    }
+
+    //      +---+        box B a few centimetres above ground A, slightly turned, and
+    //      +---+        beside it: both speculative paths give the same two points
+    //  +-----------+
+    //  +-----------+
+    #[test]
+    fn boxes_near_each_other_get_the_same_speculative_points() {
+        let (ground, bx) = (rect(4.0, 1.0), rect(1.0, 1.0));
+        let pose_a = Pose::new(Vec2::new(2.0, -3.0), 0.0);
+        for (x, y, angle) in [
+            (2.0, -1.97, 0.0),
+            (2.3, -1.99, 0.01),
+            (4.52, -2.5, 0.0),
+            (4.6, -1.9, 0.5),
+        ] {
+            assert_speculative_agree(&ground, &pose_a, &bx, &Pose::new(Vec2::new(x, y), angle), 0.05);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn fast_speculative_points_match_the_general_loop(
+            angles_a in prop::collection::vec(0.0f32..std::f32::consts::TAU, 3..10),
+            angles_b in prop::collection::vec(0.0f32..std::f32::consts::TAU, 3..40),
+            radii in (0.3f32..1.0, 0.3f32..1.0, 0.3f32..1.0, 0.3f32..1.0),
+            pose_a in (-5.0f32..5.0, -5.0f32..5.0, -3.2f32..3.2),
+            direction in 0.0f32..std::f32::consts::TAU,
+            turn in -3.2f32..3.2,
+            margin in 0.0f32..0.3,
+            gap_fraction in -0.2f32..1.5,
+        ) {
+            let (Some(a), Some(b)) = (
+                ellipse_polygon(&angles_a, radii.0, radii.1),
+                ellipse_polygon(&angles_b, radii.2, radii.3),
+            ) else {
+                return Ok(());
+            };
+            let pose_a = Pose::new(Vec2::new(pose_a.0, pose_a.1), pose_a.2);
+            // B along `direction` from A, pushed out until apart, then back to about
+            // `gap_fraction` of the margin.
+            let dir = Vec2::from_angle(direction);
+            let mut distance = 0.0f32;
+            let mut pose_b = Pose::new(pose_a.translation, turn);
+            for _ in 0..40 {
+                let c = crate::narrow::collide(&a, &pose_a, &b, &pose_b, crate::narrow::Algorithm::SatDecomposed, &NarrowConfig::default(), None);
+                if !c.intersect {
+                    break;
+                }
+                distance += c.depth.max(0.01);
+                pose_b = Pose::new(pose_a.translation + dir * distance, turn);
+            }
+            pose_b = Pose::new(pose_b.translation + dir * (gap_fraction * margin), turn);
+            assert_speculative_agree(&a, &pose_a, &b, &pose_b, margin);
+            // Deeper too: the collide path with B in either stack buffer (up to 16
+            // vertices, or up to 64) against the traced general path.
+            let deeper = Pose::new(pose_b.translation - dir * (2.0 * margin), turn);
+            for algorithm in [crate::narrow::Algorithm::SatDecomposed, crate::narrow::Algorithm::GjkEpa] {
+                let config = NarrowConfig::default();
+                let fast = crate::narrow::collide(&a, &pose_a, &b, &deeper, algorithm, &config, None);
+                let mut trace = crate::narrow::Trace::new();
+                let general = crate::narrow::collide(&a, &pose_a, &b, &deeper, algorithm, &config, Some(&mut trace));
+                if fast.depth.max(general.depth) > 1e-5 {
+                    prop_assert_eq!(fast.intersect, general.intersect, "{:?} {:?}", fast, general);
+                    prop_assert!((fast.depth - general.depth).abs() <= 1e-5 * general.depth + 2e-5, "{:?} {:?}", fast, general);
+                }
+            }
+        }
+    }
+}
