@@ -193,15 +193,35 @@ fn box_on_slope_sticks_below_the_friction_angle_and_slides_above() {
 fn pyramid_of_twenty_layers_stands_for_ten_seconds() {
     // With sleeping on, the settled pyramid sleeps and holds its pose exactly; the same
     // tolerances must hold with it off, where the solver alone keeps it standing.
-    for sleeping in [true, false] {
-        pyramid_of_twenty_layers(WorldSettings {
-            sleeping,
-            ..WorldSettings::default()
-        });
+    //
+    // Under position-based projection the pyramid stands but keeps swaying (a known
+    // failure, pinned with its figures by `regression_projection_pyramid_sways_for_ever`
+    // in tests/resolution.rs): its top box wanders by ±5–15 cm on these 5 cm gaps, and
+    // a change in the last bits of any answer moves where it is at 10 s. So impulses are
+    // held to stillness after the first second (5 mm) and projection to standing (no
+    // collapse, 25 cm); the 0.1 m that both shared was met by projection by luck.
+    for resolution in [Resolution::Impulses, Resolution::Projection] {
+        let drift_limit = if resolution == Resolution::Impulses {
+            0.005
+        } else {
+            0.25
+        };
+        for sleeping in [true, false] {
+            pyramid_of_twenty_layers(
+                WorldSettings {
+                    sleeping,
+                    resolution,
+                    ..WorldSettings::default()
+                },
+                drift_limit,
+            );
+        }
     }
 }
 
-fn pyramid_of_twenty_layers(settings: WorldSettings) {
+/// `drift_limit` (m): how far the top box may move after the first second (and
+/// sideways from where it started, at least 0.1 m).
+fn pyramid_of_twenty_layers(settings: WorldSettings, drift_limit: f32) {
     const LAYERS: usize = 20;
     const SPACING: f32 = 1.05; // 1 m boxes with 5 cm gaps in a row
     let mut bodies = vec![ground()];
@@ -231,9 +251,10 @@ fn pyramid_of_twenty_layers(settings: WorldSettings) {
     let elapsed = started.elapsed();
     let p10 = w.body(top).unwrap().pose().translation;
     println!(
-        "pyramid {} boxes (sleeping {}: {sleeping} asleep at the end), {steps} steps in {:.2} s ({:.3} ms/step; contact points per step up to {max_points}): \
+        "pyramid {} boxes ({:?}, sleeping {}: {sleeping} asleep at the end), {steps} steps in {:.2} s ({:.3} ms/step; contact points per step up to {max_points}): \
          top box from start {:?} (|d| {:.4} m), from t = 1 s {:?} (|d| {:.4} m), KE {:.4} J",
         h.len() - 1,
+        settings.resolution,
         settings.sleeping,
         elapsed.as_secs_f64(),
         1e3 * elapsed.as_secs_f64() / steps as f64,
@@ -244,11 +265,18 @@ fn pyramid_of_twenty_layers(settings: WorldSettings) {
         w.kinetic_energy()
     );
     assert!(
-        (p10 - p1).length() < 0.1,
-        "top box drifted {:?} after settling",
+        (p10 - p1).length() < drift_limit,
+        "{:?}: top box drifted {:?} after settling",
+        settings.resolution,
         p10 - p1
     );
-    assert!((p10.x - p0.x).abs() < 0.1, "top box slid sideways {}", p10.x - p0.x);
+    // Sideways from the start includes the first second's settling (1 cm with impulses).
+    assert!(
+        (p10.x - p0.x).abs() < drift_limit.max(0.1),
+        "{:?}: top box slid sideways {}",
+        settings.resolution,
+        p10.x - p0.x
+    );
     assert!((p10 - p0).length() < 0.3, "the stack sank {:?}", p10 - p0);
     assert!(w.bodies().len() == h.len());
 }
