@@ -43,6 +43,7 @@ pub(crate) use super::validate::validate_and_normalise;
 /// counter-clockwise, has no repeated or collinear neighbouring vertices, and every
 /// vertex of a piece is a vertex of the polygon. Piece count ≤ 2r + 1 (r = reflex
 /// vertices).
+#[cfg(test)]
 pub(crate) fn convex_decomposition(vertices: &[Vec2]) -> Vec<Vec<Vec2>> {
     if vertices.len() < 3 {
         return Vec::new();
@@ -261,7 +262,7 @@ impl BlockerGrid {
 const NONE: u32 = u32::MAX;
 
 /// Hertel–Mehlhorn: merge triangles across diagonals while both end points stay convex.
-fn hertel_mehlhorn(vertices: &[Vec2], triangles: &[[u32; 3]]) -> Vec<Vec<Vec2>> {
+pub(crate) fn hertel_mehlhorn(vertices: &[Vec2], triangles: &[[u32; 3]]) -> Vec<Vec<Vec2>> {
     // Half-edge h = 3t + k runs from triangles[t][k] to triangles[t][(k + 1) % 3].
     let m = triangles.len() * 3;
     let origin: Vec<u32> = triangles.iter().flat_map(|t| t.iter().copied()).collect();

@@ -25,5 +25,5 @@ pub use convex::{ConvexPolygon, ConvexView};
 pub use edge_tree::EdgeTree;
 pub use families::Family;
 pub use mass::MassProperties;
-pub use polygon::{Polygon, PolygonError};
+pub use polygon::{BuildStage, Polygon, PolygonError};
 pub use shape::{Circle, Segment, Shape, ShapeError, ShapeKind};

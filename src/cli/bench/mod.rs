@@ -8,11 +8,13 @@
 //! - `measure.rs`: the methods, timing in batches, accuracy per pair.
 //! - `report.rs`: per-workload rows, Markdown, CSV, the cost-model fit.
 //! - `big_curve.rs`: the tree curve.
+//! - `big_load.rs`: `--big-load`, the load time of big polygons stage by stage.
 //! - `svg.rs`: the two charts (plotters, SVG backend).
 //!
 //! parry2d is used here only: the core library does not depend on it.
 
 mod big_curve;
+mod big_load;
 mod measure;
 mod report;
 mod svg;
@@ -88,6 +90,14 @@ pub struct BenchArgs {
     /// Vertex counts of the tree curve [default: 16,32,64,128,256,1000,2500,5000,10000]
     #[arg(long, value_name = "N,..", value_delimiter = ',')]
     curve_vertices: Vec<usize>,
+    /// Only time loading big polygons, stage by stage (validation, triangulation,
+    /// merging, pieces, trees, mass, a one-body scene file), and print that table.
+    /// --families picks the shapes [default: star,comb,coastline]
+    #[arg(long)]
+    big_load: bool,
+    /// Vertex counts of --big-load [default: 10000,30000,100000]
+    #[arg(long, value_name = "N,..", value_delimiter = ',')]
+    load_vertices: Vec<usize>,
     /// No progress bar
     #[arg(long)]
     no_progress: bool,
@@ -103,6 +113,9 @@ fn write_file(path: &Path, contents: &str) -> Result<(), CliError> {
 
 /// Runs the benchmark: Markdown on stdout, CSV and SVG files, progress on stderr.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+    if args.big_load {
+        return run_big_load(args);
+    }
     let families: Vec<Family> = if args.families.is_empty() {
         DEFAULT_FAMILIES.to_vec()
     } else {
@@ -265,6 +278,36 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         write_file(&curve_svg, &chart)?;
         writeln!(out, "Wrote {} and {}.", curve_csv.display(), curve_svg.display())?;
     }
+    out.flush()?;
+    Ok(())
+}
+
+/// `--big-load`: the load-time table only.
+fn run_big_load(args: &BenchArgs) -> Result<(), CliError> {
+    let families: Vec<Family> = if args.families.is_empty() {
+        big_load::DEFAULT_FAMILIES.to_vec()
+    } else {
+        args.families.clone()
+    };
+    let counts: Vec<usize> = if args.load_vertices.is_empty() {
+        big_load::DEFAULT_VERTICES.to_vec()
+    } else {
+        args.load_vertices.clone()
+    };
+    let bar = if args.no_progress {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new((families.len() * counts.len()) as u64)
+    };
+    let rows = big_load::run(&families, &counts, args.seed, |msg| {
+        bar.set_message(msg.to_string());
+        bar.inc(1);
+    })
+    .map_err(CliError::Bench)?;
+    bar.finish_and_clear();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "# collision-lab bench --big-load\n")?;
+    write!(out, "{}", big_load::markdown(&rows))?;
     out.flush()?;
     Ok(())
 }
