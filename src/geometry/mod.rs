@@ -16,9 +16,11 @@ pub mod decompose;
 pub mod edge_tree;
 pub mod families;
 pub mod mass;
+mod monotone;
 mod polygon;
 pub(crate) mod predicates;
 mod shape;
+mod sweep;
 mod validate;
 
 pub use convex::{ConvexPolygon, ConvexView};
