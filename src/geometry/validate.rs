@@ -360,3 +360,43 @@ mod tests {
         assert!(!v.contains(&Vec2::new(1., 0.)));
     }
 }
+
+#[cfg(test)]
+mod sweep_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn brute_force(kept: &[Kept]) -> bool {
+        let n = kept.len();
+        (0..n).any(|i| (i + 1..n).any(|j| edges_touch(kept, i, j)))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        // Oracle: every pair of edges, exactly. Points on a 6 × 6 integer grid, so
+        // touching vertices, vertices on edges, collinear overlaps and horizontal edges
+        // are the common case, not the rare one.
+        #[test]
+        fn sweep_finds_a_touching_pair_exactly_when_brute_force_does(
+            raw in prop::collection::vec((0u8..6, 0u8..6), 3..14),
+        ) {
+            let mut kept: Vec<Kept> = Vec::new();
+            for (edge, &(x, y)) in raw.iter().enumerate() {
+                let point = Vec2::new(x as f32, y as f32);
+                if kept.last().is_none_or(|k| k.point != point) {
+                    kept.push(Kept { point, edge });
+                }
+            }
+            while kept.len() > 1 && kept[kept.len() - 1].point == kept[0].point {
+                kept.pop();
+            }
+            prop_assume!(kept.len() >= 3);
+            let found = find_touching_edges(&kept);
+            prop_assert_eq!(found.is_some(), brute_force(&kept), "{:?}", kept.iter().map(|k| k.point).collect::<Vec<_>>());
+            if let Some((i, j)) = found {
+                prop_assert!(edges_touch(&kept, i, j), "reported edges {} and {} do not touch", i, j);
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! `bench --big-query`: one query between a big polygon and a box, or two big
+//! polygons, at shallow overlap, for all three algorithms (issue 11, "any size": under
+//! 1 ms up to 10,000 vertices).
+//!
+//! Poses: A at the origin, B turned at random; along a random direction d, B is placed
+//! so that the two shapes' extents on d overlap by [`OVERLAP_M`] (support points found
+//! by scanning the world vertices). The outlines then meet near their extreme points,
+//! not across the whole shape — the contact a body resting on another has. Each row is
+//! the median (and the slowest) over [`POSES`] poses, each timed in batches.
+
+use super::measure::time_per_call;
+use super::workload::SHAPE_SIZE_M;
+use collision_lab::geometry::families::{Family, SplitMix64};
+use collision_lab::geometry::{Polygon, Shape};
+use collision_lab::math::{Pose, Vec2};
+use collision_lab::narrow::{collide, Algorithm, NarrowConfig};
+use std::f32::consts::{PI, TAU};
+use std::fmt::Write as _;
+
+/// Vertex counts timed by default.
+pub const DEFAULT_VERTICES: [usize; 2] = [1_000, 10_000];
+
+/// Overlap of the two shapes' extents along the placement direction (metres; 1% of the
+/// 1 m shape size).
+const OVERLAP_M: f32 = 0.01 * SHAPE_SIZE_M;
+
+/// Poses per row.
+const POSES: usize = 6;
+
+/// Side of the box partner (metres).
+const BOX_SIDE_M: f32 = 0.2 * SHAPE_SIZE_M;
+
+/// What the big polygon is tested against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partner {
+    /// A square of side [`BOX_SIDE_M`].
+    Box,
+    /// Another polygon of the same family and count (next seed).
+    Same,
+}
+
+/// One row.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub family: Family,
+    pub vertices: usize,
+    pub pieces: usize,
+    pub partner: Partner,
+    pub algorithm: Algorithm,
+    /// Median and slowest time per query over the poses (ns).
+    pub median_ns: f64,
+    pub max_ns: f64,
+    /// Poses where the algorithm found the shapes intersecting.
+    pub intersecting: usize,
+    /// Mean piece pairs tested exactly and bounding-volume tests per query.
+    pub pairs_tested: f64,
+    pub bv_tests: f64,
+}
+
+/// Extent of `shape` at `pose` along `d`: max over its vertices of ⟨v, d⟩ (world frame).
+fn extent(shape: &Shape, pose: &Pose, d: Vec2) -> f32 {
+    let Shape::Polygon(p) = shape else { return 0.0 };
+    p.vertices()
+        .iter()
+        .map(|&v| pose.apply_point(v).dot(d))
+        .fold(f32::NEG_INFINITY, f32::max)
+}
+
+/// Times every family × count × partner × algorithm; `tick` after each row.
+pub fn run(families: &[Family], counts: &[usize], seed: u64, mut tick: impl FnMut(&str)) -> Result<Vec<Row>, String> {
+    let mut rows = Vec::new();
+    let h = 0.5 * BOX_SIDE_M;
+    let square = Shape::Polygon(
+        Polygon::new(&[Vec2::new(-h, -h), Vec2::new(h, -h), Vec2::new(h, h), Vec2::new(-h, h)])
+            .map_err(|e| e.to_string())?,
+    );
+    for &family in families {
+        for &n in counts {
+            let build = |s: u64| {
+                Polygon::new(&family.generate(n, SHAPE_SIZE_M, s))
+                    .map(Shape::Polygon)
+                    .map_err(|e| format!("{family} at {n} vertices: {e}"))
+            };
+            let a = build(seed)?;
+            let same = build(seed + 1)?;
+            for partner in [Partner::Box, Partner::Same] {
+                let b = match partner {
+                    Partner::Box => &square,
+                    Partner::Same => &same,
+                };
+                let mut rng = SplitMix64::new(seed ^ (n as u64) ^ ((partner as u64) << 32));
+                let poses: Vec<(Pose, Pose)> = (0..POSES)
+                    .map(|_| {
+                        let pose_a = Pose::new(Vec2::ZERO, rng.range_f32(-PI, PI));
+                        let d = Vec2::from_angle(rng.range_f32(0.0, TAU));
+                        let angle_b = rng.range_f32(-PI, PI);
+                        let turned = Pose::new(Vec2::ZERO, angle_b);
+                        let reach = extent(&a, &pose_a, d) + extent(b, &turned, -d) - OVERLAP_M;
+                        (pose_a, Pose::new(d * reach, angle_b))
+                    })
+                    .collect();
+                for algorithm in Algorithm::ALL {
+                    let config = NarrowConfig::default();
+                    let mut times = Vec::with_capacity(POSES);
+                    let (mut intersecting, mut pairs, mut bv) = (0, 0.0, 0.0);
+                    for (pa, pb) in &poses {
+                        let c = collide(&a, pa, b, pb, algorithm, &config, None);
+                        intersecting += usize::from(c.intersect);
+                        pairs += f64::from(c.work.piece_pairs_tested);
+                        bv += f64::from(c.work.bv_tests);
+                        times.push(time_per_call(2e7, || {
+                            collide(&a, pa, b, pb, algorithm, &config, None).depth
+                        }));
+                    }
+                    times.sort_by(f64::total_cmp);
+                    rows.push(Row {
+                        family,
+                        vertices: n,
+                        pieces: a.piece_count(),
+                        partner,
+                        algorithm,
+                        median_ns: times[times.len() / 2],
+                        max_ns: times[times.len() - 1],
+                        intersecting,
+                        pairs_tested: pairs / POSES as f64,
+                        bv_tests: bv / POSES as f64,
+                    });
+                    tick(&format!("big query: {family} {n} {partner:?} {}", algorithm.name()));
+                }
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// The Markdown table (µs).
+pub fn markdown(rows: &[Row]) -> String {
+    let mut out = format!(
+        "## One query on big polygons at shallow overlap (µs; extents overlapping by {OVERLAP_M} m, \
+         {POSES} poses)\n\n\
+         | family | vertices | pieces | against | algorithm | median | slowest | intersecting | piece pairs | BV tests |\n\
+         |---|---:|---:|---|---|---:|---:|---:|---:|---:|\n"
+    );
+    for r in rows {
+        let partner = match r.partner {
+            Partner::Box => format!("box {BOX_SIDE_M} m"),
+            Partner::Same => format!("{} {}", r.family, r.vertices),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {}/{} | {:.1} | {:.0} |",
+            r.family,
+            r.vertices,
+            r.pieces,
+            partner,
+            r.algorithm.name(),
+            r.median_ns * 1e-3,
+            r.max_ns * 1e-3,
+            r.intersecting,
+            POSES,
+            r.pairs_tested,
+            r.bv_tests
+        );
+    }
+    out
+}
