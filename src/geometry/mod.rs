@@ -15,6 +15,7 @@ mod convex;
 pub mod decompose;
 pub mod edge_tree;
 pub mod families;
+mod flip;
 pub mod mass;
 mod monotone;
 mod polygon;

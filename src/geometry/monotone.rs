@@ -387,7 +387,9 @@ mod tests {
         let Ok(vertices) = super::super::validate::validate_and_normalise(points) else {
             return Ok(()); // not a simple polygon: nothing to triangulate
         };
-        check_triangulation(&vertices, &triangulate(&vertices)).map_err(TestCaseError::fail)
+        check_triangulation(&vertices, &triangulate(&vertices)).map_err(TestCaseError::fail)?;
+        // The Delaunay flips (`flip.rs`) keep it a triangulation.
+        check_triangulation(&vertices, &super::super::decompose::triangulate(&vertices)).map_err(TestCaseError::fail)
     }
 
     /// A bar chart with bars up and down from y = 0 on integer coordinates: many
@@ -458,6 +460,8 @@ mod tests {
         {
             let vertices = super::super::validate::validate_and_normalise(&family.generate(20_000, 1.0, 3)).unwrap();
             check_triangulation(&vertices, &triangulate(&vertices)).unwrap_or_else(|e| panic!("{family}: {e}"));
+            let flipped = super::super::decompose::triangulate(&vertices);
+            check_triangulation(&vertices, &flipped).unwrap_or_else(|e| panic!("{family} flipped: {e}"));
         }
     }
 }
