@@ -45,6 +45,13 @@ pub struct Row {
     pub runs: usize,
 }
 
+/// One build's times (seconds), as in [`Row`].
+struct Sample {
+    stages: [f64; 5],
+    mass: f64,
+    scene: f64,
+}
+
 /// Times every family at every count; `tick` is called after each row.
 pub fn run(families: &[Family], counts: &[usize], seed: u64, mut tick: impl FnMut(&str)) -> Result<Vec<Row>, String> {
     let mut rows = Vec::new();
@@ -52,7 +59,7 @@ pub fn run(families: &[Family], counts: &[usize], seed: u64, mut tick: impl FnMu
         for &n in counts {
             let points = family.generate(n, SHAPE_SIZE_M, seed);
             let text = one_body_scene(&points);
-            let mut samples: Vec<([f64; 5], f64, f64)> = Vec::new();
+            let mut samples: Vec<Sample> = Vec::new();
             let mut pieces = 0;
             while samples.len() < RUNS {
                 let mut stages = [0.0; 5];
@@ -76,28 +83,28 @@ pub fn run(families: &[Family], counts: &[usize], seed: u64, mut tick: impl FnMu
                 let scene = start_scene.elapsed().as_secs_f64();
                 drop(loaded);
                 let total: f64 = stages.iter().sum();
-                samples.push((stages, mass, scene));
+                samples.push(Sample { stages, mass, scene });
                 if total + scene > REPEAT_BELOW_S {
                     break;
                 }
             }
             let runs = samples.len();
-            let median = |f: &dyn Fn(&([f64; 5], f64, f64)) -> f64| {
+            let median = |f: &dyn Fn(&Sample) -> f64| {
                 let mut v: Vec<f64> = samples.iter().map(f).collect();
                 v.sort_by(f64::total_cmp);
                 v[v.len() / 2]
             };
             let mut stages = [0.0; 5];
             for (k, s) in stages.iter_mut().enumerate() {
-                *s = median(&|x| x.0[k]);
+                *s = median(&|x| x.stages[k]);
             }
             rows.push(Row {
                 family,
                 vertices: points.len(),
                 pieces,
                 stages,
-                mass: median(&|x| x.1),
-                scene: median(&|x| x.2),
+                mass: median(&|x| x.mass),
+                scene: median(&|x| x.scene),
                 runs,
             });
             tick(&format!("big load: {family} {n}"));
