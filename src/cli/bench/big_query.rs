@@ -16,7 +16,6 @@ use collision_lab::math::{Pose, Vec2};
 use collision_lab::narrow::exact::polygons_overlap_with;
 use collision_lab::narrow::{collide, Algorithm, EdgeTreePolicy, NarrowConfig};
 use std::f32::consts::{PI, TAU};
-use std::fmt::Write as _;
 
 /// Vertex counts timed by default.
 pub const DEFAULT_VERTICES: [usize; 2] = [1_000, 10_000];
@@ -91,8 +90,15 @@ fn touching_offset(a: &Shape, pose_a: &Pose, b: &Shape, angle_b: f32, d: Vec2) -
     Some(inside)
 }
 
-/// Times every family × count × partner × algorithm; `tick` after each row.
-pub fn run(families: &[Family], counts: &[usize], seed: u64, mut tick: impl FnMut(&str)) -> Result<Vec<Row>, String> {
+/// Times every family × count × partner × algorithm; `row_done` with each row as it is
+/// measured (a query at 10,000 vertices can take seconds, so rows are shown as they
+/// come).
+pub fn run(
+    families: &[Family],
+    counts: &[usize],
+    seed: u64,
+    mut row_done: impl FnMut(&Row),
+) -> Result<Vec<Row>, String> {
     let mut rows = Vec::new();
     let h = 0.5 * BOX_SIDE_M;
     let square = Shape::Polygon(
@@ -156,7 +162,7 @@ pub fn run(families: &[Family], counts: &[usize], seed: u64, mut tick: impl FnMu
                         pairs_tested: pairs / poses.len().max(1) as f64,
                         bv_tests: bv / poses.len().max(1) as f64,
                     });
-                    tick(&format!("big query: {family} {n} {partner:?} {}", algorithm.name()));
+                    row_done(rows.last().expect("just pushed"));
                 }
             }
         }
@@ -164,34 +170,34 @@ pub fn run(families: &[Family], counts: &[usize], seed: u64, mut tick: impl FnMu
     Ok(rows)
 }
 
-/// The Markdown table (µs).
-pub fn markdown(rows: &[Row]) -> String {
-    let mut out = format!(
+/// The Markdown table's title and header (µs).
+pub fn header() -> String {
+    format!(
         "## One query on big polygons at shallow overlap (µs; pushed {OVERLAP_M} m in past \
          touching, up to {POSES} poses)\n\n\
          | family | vertices | pieces | against | algorithm | median | slowest | intersecting | piece pairs | BV tests |\n\
          |---|---:|---:|---|---|---:|---:|---:|---:|---:|\n"
-    );
-    for r in rows {
-        let partner = match r.partner {
-            Partner::Box => format!("box {BOX_SIDE_M} m"),
-            Partner::Same => format!("{} {}", r.family, r.vertices),
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {}/{} | {:.1} | {:.0} |",
-            r.family,
-            r.vertices,
-            r.pieces,
-            partner,
-            r.algorithm.name(),
-            r.median_ns * 1e-3,
-            r.max_ns * 1e-3,
-            r.intersecting,
-            r.poses,
-            r.pairs_tested,
-            r.bv_tests
-        );
-    }
-    out
+    )
+}
+
+/// One row of the table.
+pub fn markdown_row(r: &Row) -> String {
+    let partner = match r.partner {
+        Partner::Box => format!("box {BOX_SIDE_M} m"),
+        Partner::Same => format!("{} {}", r.family, r.vertices),
+    };
+    format!(
+        "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {}/{} | {:.1} | {:.0} |\n",
+        r.family,
+        r.vertices,
+        r.pieces,
+        partner,
+        r.algorithm.name(),
+        r.median_ns * 1e-3,
+        r.max_ns * 1e-3,
+        r.intersecting,
+        r.poses,
+        r.pairs_tested,
+        r.bv_tests
+    )
 }

@@ -337,20 +337,15 @@ fn run_big_query(args: &BenchArgs) -> Result<(), CliError> {
     } else {
         args.query_vertices.clone()
     };
-    let bar = if args.no_progress {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new((families.len() * counts.len() * 2 * collision_lab::narrow::Algorithm::ALL.len()) as u64)
-    };
-    let rows = big_query::run(&families, &counts, args.seed, |msg| {
-        bar.set_message(msg.to_string());
-        bar.inc(1);
-    })
-    .map_err(CliError::Bench)?;
-    bar.finish_and_clear();
+    // Rows are printed as they are measured, no progress bar.
     let mut out = std::io::stdout().lock();
     writeln!(out, "# collision-lab bench --big-query\n")?;
-    write!(out, "{}", big_query::markdown(&rows))?;
+    write!(out, "{}", big_query::header())?;
     out.flush()?;
+    big_query::run(&families, &counts, args.seed, |row| {
+        let _ = write!(out, "{}", big_query::markdown_row(row));
+        let _ = out.flush();
+    })
+    .map_err(CliError::Bench)?;
     Ok(())
 }
