@@ -30,9 +30,9 @@
 //! along collinear vertices. A piece may come out of the merging with a straight
 //! angle (a diagonal continuing an edge); such vertices are dropped from the piece.
 
+use super::flip::NONE;
 use super::predicates::orient;
 use crate::math::Vec2;
-use std::collections::HashMap;
 
 pub(crate) use super::validate::validate_and_normalise;
 
@@ -45,24 +45,31 @@ pub(crate) fn convex_decomposition(vertices: &[Vec2]) -> Vec<Vec<Vec2>> {
     if vertices.len() < 3 {
         return Vec::new();
     }
-    let triangles = triangulate(vertices);
-    hertel_mehlhorn(vertices, &triangles)
+    hertel_mehlhorn(vertices, &triangulate(vertices))
 }
 
 /// Triangulation of a counter-clockwise simple polygon: index triples, each
 /// counter-clockwise with positive area. O(n log n) (`monotone.rs`), then made fatter
 /// by at most a linear number of Delaunay flips (`flip.rs`), which Hertel–Mehlhorn
 /// turns into pieces with smaller boxes.
-pub(crate) fn triangulate(vertices: &[Vec2]) -> Vec<[u32; 3]> {
+pub(crate) fn triangulate(vertices: &[Vec2]) -> Triangulation {
     let mut triangles = super::monotone::triangulate(vertices);
-    super::flip::flip_towards_delaunay(vertices, &mut triangles);
-    triangles
+    let mut twin = super::flip::twins(&triangles);
+    super::flip::flip_towards_delaunay(vertices, &mut triangles, &mut twin);
+    Triangulation { triangles, twin }
 }
 
-const NONE: u32 = u32::MAX;
+/// Triangles (index triples, counter-clockwise) and, per half-edge h = 3t + k (corner k
+/// to corner k + 1 of triangle t), the half-edge running the other way (`NONE` on the
+/// outline).
+pub(crate) struct Triangulation {
+    pub triangles: Vec<[u32; 3]>,
+    pub twin: Vec<u32>,
+}
 
 /// Hertel–Mehlhorn: merge triangles across diagonals while both end points stay convex.
-pub(crate) fn hertel_mehlhorn(vertices: &[Vec2], triangles: &[[u32; 3]]) -> Vec<Vec<Vec2>> {
+pub(crate) fn hertel_mehlhorn(vertices: &[Vec2], triangulation: &Triangulation) -> Vec<Vec<Vec2>> {
+    let Triangulation { triangles, twin } = triangulation;
     // Half-edge h = 3t + k runs from triangles[t][k] to triangles[t][(k + 1) % 3].
     let m = triangles.len() * 3;
     let origin: Vec<u32> = triangles.iter().flat_map(|t| t.iter().copied()).collect();
@@ -70,15 +77,12 @@ pub(crate) fn hertel_mehlhorn(vertices: &[Vec2], triangles: &[[u32; 3]]) -> Vec<
     let mut next: Vec<u32> = (0..m as u32).map(|h| h - h % 3 + (h + 1) % 3).collect();
     let mut prev: Vec<u32> = (0..m as u32).map(|h| h - h % 3 + (h + 2) % 3).collect();
     let mut alive = vec![true; m];
-    let mut by_ends: HashMap<(u32, u32), u32> = HashMap::with_capacity(m);
-    for h in 0..m {
-        by_ends.insert((origin[h], dest[h]), h as u32);
-    }
     let p = |i: u32| vertices[i as usize];
     for h in 0..m {
-        let Some(&t) = by_ends.get(&(dest[h], origin[h])) else {
+        let t = twin[h];
+        if t == NONE {
             continue; // a polygon edge
-        };
+        }
         let t = t as usize;
         if t < h {
             continue; // each diagonal once
@@ -193,7 +197,7 @@ mod tests {
             (1., 2.),
             (0., 2.),
         ]);
-        let tris = triangulate(&comb);
+        let tris = triangulate(&comb).triangles;
         assert_eq!(tris.len(), comb.len() - 2);
     }
 }

@@ -27,7 +27,6 @@
 
 use super::predicates::orient;
 use crate::math::Vec2;
-use std::collections::HashMap;
 
 /// A flip needs the in-circle determinant above this fraction of the sum of its terms'
 /// magnitudes (f64 rounding is ~1e-16 of that).
@@ -36,29 +35,38 @@ const INCIRCLE_REL: f64 = 1e-9;
 /// Flip budget, per vertex.
 const MAX_FLIPS_PER_VERTEX: usize = 16;
 
-const NONE: u32 = u32::MAX;
+/// No twin: an outline edge.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// For each half-edge h = 3t + k of `triangles` (from corner k of triangle t to corner
+/// k + 1), the half-edge running the other way, or `NONE` on the outline. Sorting the
+/// edges by their end points (O(n log n), a few ms at 100,000 vertices) is cheaper than
+/// a hash map here.
+pub(crate) fn twins(triangles: &[[u32; 3]]) -> Vec<u32> {
+    let m = triangles.len() * 3;
+    let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(m);
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri[k], tri[(k + 1) % 3]);
+            keyed.push(((u64::from(a.min(b)) << 32) | u64::from(a.max(b)), (3 * t + k) as u32));
+        }
+    }
+    keyed.sort_unstable();
+    let mut twin = vec![NONE; m];
+    for w in keyed.windows(2) {
+        if w[0].0 == w[1].0 {
+            twin[w[0].1 as usize] = w[1].1;
+            twin[w[1].1 as usize] = w[0].1;
+        }
+    }
+    twin
+}
 
 /// Flips the diagonals of a triangulation (counter-clockwise triangles of `vertices`,
-/// conforming) towards Delaunay. Returns the number of flips.
-pub(crate) fn flip_towards_delaunay(vertices: &[Vec2], triangles: &mut [[u32; 3]]) -> usize {
+/// conforming, with their [`twins`], kept up to date) towards Delaunay. Returns the
+/// number of flips.
+pub(crate) fn flip_towards_delaunay(vertices: &[Vec2], triangles: &mut [[u32; 3]], twin: &mut [u32]) -> usize {
     let m = triangles.len() * 3;
-    // twin[h]: the half-edge running the other way (h = 3t + k runs from corner k of
-    // triangle t to corner k + 1), NONE on the outline.
-    let mut twin = vec![NONE; m];
-    let mut by_ends: HashMap<(u32, u32), u32> = HashMap::with_capacity(m);
-    for (t, tri) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            by_ends.insert((tri[k], tri[(k + 1) % 3]), (3 * t + k) as u32);
-        }
-    }
-    for (t, tri) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            if let Some(&h) = by_ends.get(&(tri[(k + 1) % 3], tri[k])) {
-                twin[3 * t + k] = h;
-            }
-        }
-    }
-    drop(by_ends);
     let mut stack: Vec<u32> = (0..m as u32)
         .filter(|&h| twin[h as usize] != NONE && twin[h as usize] > h)
         .collect();
@@ -146,7 +154,8 @@ mod tests {
             Vec2::new(0., 1.),
         ];
         let mut tris = [[0, 1, 2], [0, 2, 3]];
-        assert_eq!(flip_towards_delaunay(&square, &mut tris), 0);
+        let mut twin = twins(&tris);
+        assert_eq!(flip_towards_delaunay(&square, &mut tris, &mut twin), 0);
         let rhombus = [
             Vec2::new(0., 0.),
             Vec2::new(2., -0.5),
@@ -154,7 +163,9 @@ mod tests {
             Vec2::new(2., 0.5),
         ];
         let mut tris = [[0, 1, 2], [0, 2, 3]];
-        assert_eq!(flip_towards_delaunay(&rhombus, &mut tris), 1);
+        let mut twin = twins(&tris);
+        assert_eq!(flip_towards_delaunay(&rhombus, &mut tris, &mut twin), 1);
+        assert_eq!(twin, twins(&tris), "twins kept up to date");
         let mut edges: Vec<(u32, u32)> = tris
             .iter()
             .flat_map(|t| (0..3).map(move |k| (t[k].min(t[(k + 1) % 3]), t[k].max(t[(k + 1) % 3]))))

@@ -389,7 +389,8 @@ mod tests {
         };
         check_triangulation(&vertices, &triangulate(&vertices)).map_err(TestCaseError::fail)?;
         // The Delaunay flips (`flip.rs`) keep it a triangulation.
-        check_triangulation(&vertices, &super::super::decompose::triangulate(&vertices)).map_err(TestCaseError::fail)
+        check_triangulation(&vertices, &super::super::decompose::triangulate(&vertices).triangles)
+            .map_err(TestCaseError::fail)
     }
 
     /// A bar chart with bars up and down from y = 0 on integer coordinates: many
@@ -460,7 +461,7 @@ mod tests {
         {
             let vertices = super::super::validate::validate_and_normalise(&family.generate(20_000, 1.0, 3)).unwrap();
             check_triangulation(&vertices, &triangulate(&vertices)).unwrap_or_else(|e| panic!("{family}: {e}"));
-            let flipped = super::super::decompose::triangulate(&vertices);
+            let flipped = super::super::decompose::triangulate(&vertices).triangles;
             check_triangulation(&vertices, &flipped).unwrap_or_else(|e| panic!("{family} flipped: {e}"));
         }
     }
