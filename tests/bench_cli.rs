@@ -137,3 +137,52 @@ fn big_curve_has_rows_for_every_node_volume() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bench_big_load_and_big_query_print_their_tables() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_collision-lab"))
+            .arg("bench")
+            .args(args)
+            .output()
+            .expect("the binary runs");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout
+    };
+    let load = run(&[
+        "--big-load",
+        "--families",
+        "comb,star",
+        "--load-vertices",
+        "500",
+        "--no-progress",
+    ]);
+    assert!(load.contains("## Loading big polygons"), "{load}");
+    assert!(load.lines().any(|l| l.starts_with("| comb | 500 |")), "{load}");
+    assert!(load.lines().any(|l| l.starts_with("| star | 500 |")), "{load}");
+
+    let query = run(&[
+        "--big-query",
+        "--families",
+        "comb",
+        "--query-vertices",
+        "100",
+        "--no-progress",
+    ]);
+    assert!(query.contains("## One query on big polygons"), "{query}");
+    for algorithm in ["NonConvexSat", "SatDecomposed", "GjkEpa"] {
+        assert!(
+            query.contains(&format!("| box 0.2 m | {algorithm} |")),
+            "{algorithm}\n{query}"
+        );
+        assert!(
+            query.contains(&format!("| comb 100 | {algorithm} |")),
+            "{algorithm}\n{query}"
+        );
+    }
+}

@@ -29,6 +29,46 @@ struct PolygonTrees {
     pieces: EdgeTree,
 }
 
+/// The stages of building a [`Polygon`], in order, as [`Polygon::new_observed`] reports
+/// them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BuildStage {
+    /// Validation and normalisation (`validate.rs`): repeats, the simple-polygon sweep,
+    /// collinear vertices, orientation.
+    Validation,
+    /// Triangulation (`decompose.rs`).
+    Triangulation,
+    /// Hertel–Mehlhorn merging of the triangles into convex pieces.
+    Merging,
+    /// The pieces as [`ConvexPolygon`]s: normals, centroids, diagonal marks; the outline's
+    /// normals and convexity.
+    Pieces,
+    /// The bounding box and the two bounding-volume trees.
+    Trees,
+}
+
+impl BuildStage {
+    /// Every stage, in order.
+    pub const ALL: [BuildStage; 5] = [
+        BuildStage::Validation,
+        BuildStage::Triangulation,
+        BuildStage::Merging,
+        BuildStage::Pieces,
+        BuildStage::Trees,
+    ];
+
+    /// Short name for tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildStage::Validation => "validation",
+            BuildStage::Triangulation => "triangulation",
+            BuildStage::Merging => "merging",
+            BuildStage::Pieces => "pieces",
+            BuildStage::Trees => "trees",
+        }
+    }
+}
+
 /// Why a list of points is not a usable polygon. Vertex and edge indices refer to the
 /// points as the user gave them (edge `i` joins point `i` to point `i + 1`, wrapping).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -80,31 +120,45 @@ impl Polygon {
     /// cross); drop collinear vertices; reject zero area; make the order
     /// counter-clockwise; detect convexity; decompose into convex pieces.
     pub fn new(points: &[Vec2]) -> Result<Polygon, PolygonError> {
+        Self::new_observed(points, |_| {})
+    }
+
+    /// [`Polygon::new`], calling `stage_done` as each [`BuildStage`] finishes (in the
+    /// order of the enum; a convex polygon reports the two decomposition stages too, at
+    /// once). The library reads no clock: `collision-lab bench --big-load` passes a
+    /// callback that does, to see where a big polygon's load time goes.
+    pub fn new_observed(points: &[Vec2], mut stage_done: impl FnMut(BuildStage)) -> Result<Polygon, PolygonError> {
         let vertices = super::decompose::validate_and_normalise(points)?;
-        Ok(Self::from_valid_ccw(vertices))
+        stage_done(BuildStage::Validation);
+        Ok(Self::from_valid_ccw_observed(vertices, stage_done))
     }
 
     /// Builds from vertices already validated, counter-clockwise and without collinear
     /// neighbours.
-    pub(crate) fn from_valid_ccw(vertices: Vec<Vec2>) -> Polygon {
+    fn from_valid_ccw_observed(vertices: Vec<Vec2>, mut stage_done: impl FnMut(BuildStage)) -> Polygon {
         let normals = edge_normals(&vertices);
         let convex = is_convex_ccw(&vertices);
         let pieces = if convex {
+            stage_done(BuildStage::Triangulation);
+            stage_done(BuildStage::Merging);
             vec![ConvexPolygon::from_ccw_convex(vertices.clone())]
         } else {
-            let mut pieces: Vec<ConvexPolygon> = super::decompose::convex_decomposition(&vertices)
-                .into_iter()
-                .map(ConvexPolygon::from_ccw_convex)
-                .collect();
+            let triangles = super::decompose::triangulate(&vertices);
+            stage_done(BuildStage::Triangulation);
+            let rings = super::decompose::hertel_mehlhorn(&vertices, &triangles);
+            stage_done(BuildStage::Merging);
+            let mut pieces: Vec<ConvexPolygon> = rings.into_iter().map(ConvexPolygon::from_ccw_convex).collect();
             ConvexPolygon::mark_diagonals(&mut pieces);
             pieces
         };
+        stage_done(BuildStage::Pieces);
         let local_aabb = Aabb::from_points(&vertices);
-        // Both trees are cheap next to the decomposition (O(n log n) against ear
-        // clipping's O(n²)), so every polygon has them and the narrow phase decides per
-        // query whether descending them pays (`NarrowConfig::edge_tree`).
+        // Both trees are O(n log n), like the decomposition, so every polygon has them
+        // and the narrow phase decides per query whether descending them pays
+        // (`NarrowConfig::edge_tree`).
         let edge_tree = EdgeTree::over_edges(&vertices);
         let piece_tree = EdgeTree::over_boxes(pieces.iter().map(|p| Aabb::from_points(p.vertices())).collect());
+        stage_done(BuildStage::Trees);
         Polygon {
             vertices,
             normals,

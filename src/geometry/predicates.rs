@@ -1,7 +1,7 @@
 //! Exact geometric predicates on f32 points: the sign of an orientation and closed
 //! segment intersection.
 //!
-//! Validation, ear clipping and hulls decide "left, right or on the line" thousands of
+//! Validation, triangulation and hulls decide "left, right or on the line" thousands of
 //! times; a wrong sign there turns a valid polygon into a rejected one or, worse, lets
 //! a crossing through. Rounding makes the naive f32 cross product wrong exactly in the
 //! cases users draw most (integer grids, axis-aligned combs), so the sign here is exact.

@@ -71,7 +71,7 @@ impl Method {
                  (best-first descent pruned by box corners, O((n+m) log n) typical)"
             }
             Method::SatDecomposed => {
-                "convex pieces (cached ear-clipping decomposition); every piece pair's world AABBs tested \
+                "convex pieces (cached decomposition: monotone triangulation, Delaunay flips, Hertel-Mehlhorn); every piece pair's world AABBs tested \
                  (O(pA*pB) box tests); SAT on overlapping pairs with the relative transform reused (axes turned, \
                  not vertices), O(ni+mj) per axis; pair answers combined exactly: the MTV reaches the \
                  nearest boundary point of the union of the pieces' Minkowski differences (candidates best first, \

@@ -8,11 +8,15 @@
 //! - `measure.rs`: the methods, timing in batches, accuracy per pair.
 //! - `report.rs`: per-workload rows, Markdown, CSV, the cost-model fit.
 //! - `big_curve.rs`: the tree curve.
+//! - `big_load.rs`: `--big-load`, the load time of big polygons stage by stage.
+//! - `big_query.rs`: `--big-query`, one query on big polygons at shallow overlap.
 //! - `svg.rs`: the two charts (plotters, SVG backend).
 //!
 //! parry2d is used here only: the core library does not depend on it.
 
 mod big_curve;
+mod big_load;
+mod big_query;
 mod measure;
 mod report;
 mod svg;
@@ -88,6 +92,22 @@ pub struct BenchArgs {
     /// Vertex counts of the tree curve [default: 16,32,64,128,256,1000,2500,5000,10000]
     #[arg(long, value_name = "N,..", value_delimiter = ',')]
     curve_vertices: Vec<usize>,
+    /// Only time loading big polygons, stage by stage (validation, triangulation,
+    /// merging, pieces, trees, mass, a one-body scene file), and print that table.
+    /// --families picks the shapes [default: star,comb,coastline]
+    #[arg(long)]
+    big_load: bool,
+    /// Vertex counts of --big-load [default: 10000,30000,100000]
+    #[arg(long, value_name = "N,..", value_delimiter = ',')]
+    load_vertices: Vec<usize>,
+    /// Only time one query of each algorithm between a big polygon and a box, and
+    /// between two big polygons, at shallow overlap, and print that table. --families
+    /// picks the shapes [default: star,comb,coastline]
+    #[arg(long, conflicts_with = "big_load")]
+    big_query: bool,
+    /// Vertex counts of --big-query [default: 1000,10000]
+    #[arg(long, value_name = "N,..", value_delimiter = ',')]
+    query_vertices: Vec<usize>,
     /// No progress bar
     #[arg(long)]
     no_progress: bool,
@@ -103,6 +123,12 @@ fn write_file(path: &Path, contents: &str) -> Result<(), CliError> {
 
 /// Runs the benchmark: Markdown on stdout, CSV and SVG files, progress on stderr.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+    if args.big_load {
+        return run_big_load(args);
+    }
+    if args.big_query {
+        return run_big_query(args);
+    }
     let families: Vec<Family> = if args.families.is_empty() {
         DEFAULT_FAMILIES.to_vec()
     } else {
@@ -266,5 +292,60 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         writeln!(out, "Wrote {} and {}.", curve_csv.display(), curve_svg.display())?;
     }
     out.flush()?;
+    Ok(())
+}
+
+/// `--big-load`: the load-time table only.
+fn run_big_load(args: &BenchArgs) -> Result<(), CliError> {
+    let families: Vec<Family> = if args.families.is_empty() {
+        big_load::DEFAULT_FAMILIES.to_vec()
+    } else {
+        args.families.clone()
+    };
+    let counts: Vec<usize> = if args.load_vertices.is_empty() {
+        big_load::DEFAULT_VERTICES.to_vec()
+    } else {
+        args.load_vertices.clone()
+    };
+    let bar = if args.no_progress {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new((families.len() * counts.len()) as u64)
+    };
+    let rows = big_load::run(&families, &counts, args.seed, |msg| {
+        bar.set_message(msg.to_string());
+        bar.inc(1);
+    })
+    .map_err(CliError::Bench)?;
+    bar.finish_and_clear();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "# collision-lab bench --big-load\n")?;
+    write!(out, "{}", big_load::markdown(&rows))?;
+    out.flush()?;
+    Ok(())
+}
+
+/// `--big-query`: the big-polygon query table only.
+fn run_big_query(args: &BenchArgs) -> Result<(), CliError> {
+    let families: Vec<Family> = if args.families.is_empty() {
+        big_load::DEFAULT_FAMILIES.to_vec()
+    } else {
+        args.families.clone()
+    };
+    let counts: Vec<usize> = if args.query_vertices.is_empty() {
+        big_query::DEFAULT_VERTICES.to_vec()
+    } else {
+        args.query_vertices.clone()
+    };
+    // Rows are printed as they are measured, no progress bar.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "# collision-lab bench --big-query\n")?;
+    write!(out, "{}", big_query::header())?;
+    out.flush()?;
+    big_query::run(&families, &counts, args.seed, |row| {
+        let _ = write!(out, "{}", big_query::markdown_row(row));
+        let _ = out.flush();
+    })
+    .map_err(CliError::Bench)?;
     Ok(())
 }
