@@ -4,9 +4,12 @@
 //! decomposes (its time printed, not asserted: machines are noisy; `collision-lab bench
 //! --big-load` has the stage-by-stage numbers).
 
+mod common;
+
 use collision_lab::geometry::families::{Family, SplitMix64};
 use collision_lab::geometry::Polygon;
 use collision_lab::math::Vec2;
+use common::integer_comb;
 use geo::{Area, BooleanOps};
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -141,31 +144,6 @@ fn untangled(raw: &[(u8, u8)]) -> Option<Vec<Vec2>> {
     None
 }
 
-/// A comb on integer coordinates, teeth (width, gap, height) with the gaps' floors all
-/// at y = 1: long runs of exactly collinear vertices.
-fn comb(teeth: &[(u8, u8, u8)]) -> Vec<Vec2> {
-    let mut spans = Vec::new();
-    let mut x = 0.0f32;
-    for (i, &(w, g, h)) in teeth.iter().enumerate() {
-        spans.push((x, x + w as f32, h as f32 + 1.0));
-        x += w as f32;
-        if i + 1 < teeth.len() {
-            x += g as f32;
-        }
-    }
-    let mut v = vec![Vec2::new(0.0, 0.0), Vec2::new(x, 0.0)];
-    for j in (0..spans.len()).rev() {
-        let (x0, x1, h) = spans[j];
-        v.push(Vec2::new(x1, h));
-        v.push(Vec2::new(x0, h));
-        if j > 0 {
-            v.push(Vec2::new(x0, 1.0));
-            v.push(Vec2::new(spans[j - 1].1, 1.0));
-        }
-    }
-    v
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -189,7 +167,7 @@ proptest! {
         teeth in prop::collection::vec((1u8..4, 1u8..4, 1u8..6), 1..40),
         transpose in any::<bool>(),
     ) {
-        let mut points = comb(&teeth);
+        let mut points = integer_comb(&teeth);
         if transpose {
             points = points.iter().map(|q| Vec2::new(q.y, q.x)).collect();
         }

@@ -1,7 +1,10 @@
 //! Polygon validation, convex decomposition and mass properties.
 
+mod common;
+
 use collision_lab::geometry::{Circle, MassProperties, Polygon, PolygonError, Segment, Shape};
 use collision_lab::math::Vec2;
+use common::integer_comb;
 use proptest::prelude::*;
 
 fn pts(v: &[(f32, f32)]) -> Vec<Vec2> {
@@ -298,34 +301,6 @@ fn star(samples: &[(f32, f32)], scale: f32, clockwise: bool) -> Vec<Vec2> {
     v
 }
 
-/// A comb on integer coordinates: `teeth` = (tooth width, gap width, tooth height),
-/// floor of the gaps at y = 1. Many exactly collinear vertex triples across teeth.
-//  ┌┐ ┌─┐┌┐
-//  │└─┘ └┘│
-//  └──────┘
-fn comb(teeth: &[(u8, u8, u8)]) -> Vec<Vec2> {
-    let mut spans = Vec::new(); // (x0, x1, height)
-    let mut x = 0.0f32;
-    for (i, &(w, g, h)) in teeth.iter().enumerate() {
-        spans.push((x, x + w as f32, h as f32 + 1.0));
-        x += w as f32;
-        if i + 1 < teeth.len() {
-            x += g as f32;
-        }
-    }
-    let mut v = vec![Vec2::new(0.0, 0.0), Vec2::new(x, 0.0)];
-    for j in (0..spans.len()).rev() {
-        let (x0, x1, h) = spans[j];
-        v.push(Vec2::new(x1, h));
-        v.push(Vec2::new(x0, h));
-        if j > 0 {
-            v.push(Vec2::new(x0, 1.0));
-            v.push(Vec2::new(spans[j - 1].1, 1.0));
-        }
-    }
-    v
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -348,7 +323,7 @@ proptest! {
 
     #[test]
     fn combs_validate_and_decompose(teeth in prop::collection::vec((1u8..4, 1u8..4, 1u8..6), 1..12)) {
-        let p = Polygon::new(&comb(&teeth)).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let p = Polygon::new(&integer_comb(&teeth)).map_err(|e| TestCaseError::fail(format!("{e}")))?;
         check_decomposition(&p)?;
     }
 
@@ -427,7 +402,7 @@ fn star_with_10k_vertices_validates_and_decomposes() {
 
 #[test]
 fn comb_regression_exactly_collinear_notch_floors_do_not_break_ear_clipping() {
-    let p = Polygon::new(&comb(&[(1, 1, 3), (1, 2, 3), (2, 1, 1), (1, 1, 3)])).unwrap();
+    let p = Polygon::new(&integer_comb(&[(1, 1, 3), (1, 2, 3), (2, 1, 1), (1, 1, 3)])).unwrap();
     check_decomposition(&p).unwrap();
 }
 
@@ -528,7 +503,7 @@ fn comb_with_2500_teeth_regression_base_corner_retested_after_every_cut() {
     // The base corners' ear triangles span the whole comb; this once made ear clipping
     // quadratic with a large constant. Correctness here, timing in the report.
     let teeth: Vec<(u8, u8, u8)> = (0..2500).map(|i| (1, 1 + (i % 2) as u8, 4)).collect();
-    let p = Polygon::new(&comb(&teeth)).unwrap();
+    let p = Polygon::new(&integer_comb(&teeth)).unwrap();
     check_decomposition(&p).unwrap();
 }
 

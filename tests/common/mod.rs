@@ -220,3 +220,31 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// A comb on integer coordinates: `teeth` = (tooth width, gap width, tooth height),
+/// floor of the gaps at y = 1. Many exactly collinear vertex triples across teeth.
+//  ┌┐ ┌─┐┌┐
+//  │└─┘ └┘│
+//  └──────┘
+pub fn integer_comb(teeth: &[(u8, u8, u8)]) -> Vec<Vec2> {
+    let mut spans = Vec::new(); // (x0, x1, height)
+    let mut x = 0.0f32;
+    for (i, &(w, g, h)) in teeth.iter().enumerate() {
+        spans.push((x, x + w as f32, h as f32 + 1.0));
+        x += w as f32;
+        if i + 1 < teeth.len() {
+            x += g as f32;
+        }
+    }
+    let mut v = vec![Vec2::new(0.0, 0.0), Vec2::new(x, 0.0)];
+    for j in (0..spans.len()).rev() {
+        let (x0, x1, h) = spans[j];
+        v.push(Vec2::new(x1, h));
+        v.push(Vec2::new(x0, h));
+        if j > 0 {
+            v.push(Vec2::new(x0, 1.0));
+            v.push(Vec2::new(spans[j - 1].1, 1.0));
+        }
+    }
+    v
+}
