@@ -219,19 +219,8 @@ pub(crate) fn clip_incident(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Polygon, Shape};
 
-    fn rect(w: f32, h: f32) -> Shape {
-        Shape::Polygon(
-            Polygon::new(&[
-                Vec2::new(-w / 2.0, -h / 2.0),
-                Vec2::new(w / 2.0, -h / 2.0),
-                Vec2::new(w / 2.0, h / 2.0),
-                Vec2::new(-w / 2.0, h / 2.0),
-            ])
-            .unwrap(),
-        )
-    }
+    use super::super::test_rect as rect;
 
     //      +---+        box B (1x1) resting 0.1 deep on
     //  +---|---|---+    ground A (4x1)

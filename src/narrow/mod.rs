@@ -302,3 +302,17 @@ pub(crate) fn contact_from_pair(
     let points = clip::contact_points(a, pose_a, b, pose_b, pen.normal, pen.depth, pieces, trace);
     Contact::penetrating(pen.normal, pen.depth, points, work)
 }
+
+/// A `w` × `h` box centred on its origin (m), for the narrow phase's unit tests.
+#[cfg(test)]
+pub(crate) fn test_rect(w: f32, h: f32) -> Shape {
+    Shape::Polygon(
+        crate::geometry::Polygon::new(&[
+            Vec2::new(-w / 2.0, -h / 2.0),
+            Vec2::new(w / 2.0, -h / 2.0),
+            Vec2::new(w / 2.0, h / 2.0),
+            Vec2::new(-w / 2.0, h / 2.0),
+        ])
+        .expect("a box is a valid polygon"),
+    )
+}

@@ -543,17 +543,7 @@ mod tests {
         Polygon::new(&points).ok().map(Shape::Polygon)
     }
 
-    fn rect(w: f32, h: f32) -> Shape {
-        Shape::Polygon(
-            Polygon::new(&[
-                Vec2::new(-w / 2.0, -h / 2.0),
-                Vec2::new(w / 2.0, -h / 2.0),
-                Vec2::new(w / 2.0, h / 2.0),
-                Vec2::new(-w / 2.0, h / 2.0),
-            ])
-            .unwrap(),
-        )
-    }
+    use super::super::test_rect as rect;
 
     /// How far B lies beyond A along the world direction `u` (m; negative: their
     /// shadows on `u` overlap).

@@ -179,17 +179,7 @@ mod tests {
     use super::*;
     use crate::geometry::{Circle, Polygon};
 
-    fn rect(w: f32, h: f32) -> Shape {
-        Shape::Polygon(
-            Polygon::new(&[
-                Vec2::new(-w / 2.0, -h / 2.0),
-                Vec2::new(w / 2.0, -h / 2.0),
-                Vec2::new(w / 2.0, h / 2.0),
-                Vec2::new(-w / 2.0, h / 2.0),
-            ])
-            .unwrap(),
-        )
-    }
+    use super::super::test_rect as rect;
 
     //      +---+        box B 3 cm above
     //      +---+
