@@ -194,17 +194,18 @@ fn pyramid_of_twenty_layers_stands_for_ten_seconds() {
     // With sleeping on, the settled pyramid sleeps and holds its pose exactly; the same
     // tolerances must hold with it off, where the solver alone keeps it standing.
     //
-    // Under position-based projection the pyramid stands but keeps swaying (a known
-    // failure, pinned with its figures by `regression_projection_pyramid_sways_for_ever`
-    // in tests/resolution.rs): its top box wanders by ±5–15 cm on these 5 cm gaps, and
-    // a change in the last bits of any answer moves where it is at 10 s. So impulses are
-    // held to stillness after the first second (5 mm) and projection to standing (no
-    // collapse, 25 cm); the 0.1 m that both shared was met by projection by luck.
+    // Impulses are held to stillness after the first second (5 mm). Under position-based
+    // projection the pyramid used to keep swaying (±5–15 cm on these 5 cm gaps;
+    // `regression_projection_pyramid_sways_for_ever` in tests/resolution.rs). It now comes
+    // to rest, but later: its boxes start exactly touching, the slop lets each row sink
+    // 5 mm, and the sequential passes lean the pile a little as it does (measured: top box
+    // 1.3 cm with sleeping on and 2.2 cm with it off after the first second, then still;
+    // the shipped pyramid, resting on its rows from the start, moves 0.9 cm).
     for resolution in [Resolution::Impulses, Resolution::Projection] {
         let drift_limit = if resolution == Resolution::Impulses {
             0.005
         } else {
-            0.25
+            0.03
         };
         for sleeping in [true, false] {
             pyramid_of_twenty_layers(

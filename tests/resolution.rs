@@ -113,17 +113,13 @@ fn impulses_keep_the_pyramid_still_throughout() {
     assert!(moving < 1.0, "{moving} boxes kept moving");
 }
 
-/// Known to fail: under `Projection` the pyramid keeps swaying. Measured on 2026-11-24:
-/// the top box wanders over 6 cm after the first second and about 110 of the 210 boxes
-/// move faster than 5 cm/s at any moment (the two-instant test above passes only
-/// because the sway brings the top box back). The energy comes from static friction's
-/// pull-back of old drift before the substeps (`xpbd.rs`, `pull_back_old_drift`):
-/// without it every box is at rest (top box range 1.2 cm, settling; none moving) and
-/// the 35° slope slides within 0.23% of the textbook — but the non-convex default scene
-/// no longer falls asleep (the rocking the pull-back was added to stop). A fix must
-/// keep both; run with `--ignored --nocapture` to see the figures.
+/// Regression: under `Projection` the pyramid kept swaying for ever (measured on
+/// 2026-11-24: the top box wandered over 6 cm after the first second and about 110 of
+/// the 210 boxes moved faster than 5 cm/s at any moment; the two-instant test above
+/// passed only because the sway brought the top box back). Static friction's pull-back
+/// forgot the drift it could not undo and never marked a clamped point as slipped, and
+/// a point overlapping by less than the slop could approach freely (`xpbd.rs`).
 #[test]
-#[ignore = "known failure: position-based projection keeps the pyramid swaying (see the doc comment)"]
 fn regression_projection_pyramid_sways_for_ever() {
     let (range, moving) = pyramid_stillness(Resolution::Projection);
     assert!(range < 0.01, "the top box wandered over {range} m");

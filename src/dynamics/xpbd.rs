@@ -61,11 +61,6 @@ use super::constraint::{inverse_effective_mass, relative_velocity, tangent_of, C
 use super::settings::WorldSettings;
 use crate::math::{cross, Vec2};
 
-/// A point within this distance (m) of its resting depth (the slop) counts as touching
-/// in the velocity pass even when the projection did not push it this substep. A tenth
-/// of a millimetre: what gravity moves a resting body in about two substeps at 240 Hz.
-const TOUCHING_M: f32 = 1e-4;
-
 /// Per-slot positions at the start of the substep (scratch, reused).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct XpbdScratch {
@@ -96,8 +91,6 @@ pub(crate) fn solve_step(
     let iterations = settings.velocity_iterations.max(1);
     let inv_h = 1.0 / h;
     let velocity_pass = VelocityPass {
-        slop,
-        touching: TOUCHING_M,
         restitution_threshold: settings.restitution_threshold,
         inv_h,
     };
@@ -205,25 +198,26 @@ fn solve_positions(
 
 /// Static friction's memory, once per step before the first substep: the drift that
 /// earlier steps left between each point's stick points (what their passes could not
-/// undo) is pulled back, within μ times the last step's λn, and the points' drift is
-/// then measured from here.
+/// undo) is pulled back, within μ times the last step's λn. What the cone does not
+/// allow stays to be pulled back by the substeps; a point whose pull-back was clamped
+/// has slipped and sticks again where it is next step.
 ///
 /// Done here, the pull-back moves the bodies without giving them velocity: the
 /// substeps derive velocity from the motion since their own start. Pulled back inside
 /// the substeps instead, an old drift of a few millimetres became a velocity back
 /// towards the stick point, the body overshot, drifted again, and a hexagon resting on
 /// a comb rocked for ever at 7 cm/s (a spring with no damper).
+///
+/// Two mistakes here kept the 20-row pyramid swaying for ever (top box over 6 cm,
+/// half the boxes faster than 5 cm/s): what the pull-back could not undo was
+/// forgotten (the stick points were moved to where the bodies were, so each step the
+/// pyramid settled from a new rest position), and a clamped point was never marked as
+/// slipped, so it kept pulling towards a stick point up to `KEEP_DRIFT` away.
 fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Constraints) {
     for p in constraints.points.iter_mut() {
         p.tangent_impulse = 0.0; // the cone is the last step's λn alone
     }
     solve_static_friction(states, constraints);
-    for (c, points) in constraints.iter_mut() {
-        let (a, b) = (states.states[c.a as usize], states.states[c.b as usize]);
-        for p in points.iter_mut() {
-            p.stick_gap -= p.stick_drift(&a, &b);
-        }
-    }
 }
 
 /// Static friction (§3.5): undo each pushed point's drift along the surface, the
@@ -271,6 +265,9 @@ fn solve_static_friction(states: &mut BodyStates, constraints: &mut Constraints)
             }
             let wanted = p.tangent_impulse - along / w_t;
             let total = wanted.clamp(-cone, cone);
+            if total != wanted {
+                p.slipped = true; // it sticks again where it is next step
+            }
             if total.is_finite() {
                 let delta_t = total - p.tangent_impulse;
                 p.tangent_impulse = total;
@@ -297,11 +294,15 @@ fn solve_velocities(
         let (friction, restitution) = (c.friction, c.restitution);
         for p in points.iter_mut() {
             // A point the projection pushed this substep is an equality: its normal
-            // speed becomes the target. A point merely touching (within the slop, not
-            // pushed) only may not approach: without it, a box whose one corner was
-            // pushed rolls on the other for ever.
+            // speed becomes the target. A point merely touching (overlapping, but within
+            // the slop, so not pushed) only may not approach: without it, a box whose one
+            // corner was pushed rolls on the other for ever. Touching counts from the
+            // first overlap, not only near the slop's depth: with the band 0.1 mm wide,
+            // a box could rock through the rest of the slop freely, and the 20-row
+            // pyramid swayed for three seconds (top box over 1.1 cm after the first
+            // second; 0.9 cm now).
             let pushed = p.normal_impulse > 0.0;
-            if !pushed && p.current_separation(&a, &b) + settings.slop > settings.touching {
+            if !pushed && p.current_separation(&a, &b) > 0.0 {
                 continue;
             }
             let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
@@ -382,9 +383,6 @@ impl SubstepStart {
 
 /// What the velocity pass needs from the settings.
 struct VelocityPass {
-    slop: f32,
-    /// A point this far (m) beyond the slop still counts as touching.
-    touching: f32,
     restitution_threshold: f32,
     inv_h: f32,
 }
