@@ -1,6 +1,8 @@
 //! The fixed-step clock, driven by synthetic frame times.
 
-use collision_lab::dynamics::{FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_STEP_BUDGET_SECONDS};
+use collision_lab::dynamics::{
+    FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_STEP_BUDGET_SECONDS, MIN_STEP_BUDGET_SECONDS, TARGET_FRAME_SECONDS,
+};
 
 /// Runs `frames` frames of `frame_seconds` and returns the steps taken.
 fn run(clock: &mut FixedClock, frame_seconds: f64, frames: usize) -> u64 {
@@ -220,6 +222,62 @@ fn fast_scenes_keep_real_time_within_the_budget() {
     assert_eq!(frame_with_budget(&mut clock, 0.2, 0.005), 8);
     clock.set_step_budget_seconds(1.0);
     assert_eq!(frame_with_budget(&mut clock, 0.2, 0.005), 12);
+}
+
+/// A window whose drawing takes `draw_seconds` and whose steps take `step_seconds`: the
+/// frame times it would see when it fits the budget every frame, as the app does.
+fn frames_fitting_the_budget(draw_seconds: f64, step_seconds: f64, frames: usize) -> Vec<f64> {
+    let mut clock = FixedClock::new(60.0);
+    let mut frame_seconds = 1.0 / 60.0;
+    let mut out = Vec::new();
+    for _ in 0..frames {
+        let run = frame_with_budget(&mut clock, frame_seconds, step_seconds);
+        frame_seconds = run as f64 * step_seconds + draw_seconds;
+        out.push(frame_seconds);
+        clock.fit_step_budget(draw_seconds);
+    }
+    out
+}
+
+#[test]
+fn the_step_budget_shrinks_by_the_drawing_time() {
+    // The 5050-box pyramid on software GL, roughly: 60 ms to draw, 16 ms a step. With a
+    // fixed 40 ms budget two steps ran and frames took 92 ms; fitted, the steps get
+    // what the drawing leaves of the 75 ms target (one step), and frames take 76 ms.
+    let frames = frames_fitting_the_budget(0.060, 0.016, 60);
+    let last = *frames.last().expect("frames");
+    assert!((last - 0.076).abs() < 1e-9, "{last}");
+    // A light view keeps the whole 40 ms for the steps.
+    let mut clock = FixedClock::new(60.0);
+    clock.fit_step_budget(0.010);
+    assert!((clock.step_budget_seconds() - 0.040).abs() < 1e-12);
+    // Drawing that alone overruns the target still leaves the minimum budget, and at
+    // least one step always runs.
+    clock.fit_step_budget(0.2);
+    assert!(clock.step_budget_seconds() >= MIN_STEP_BUDGET_SECONDS - 1e-12);
+    assert_eq!(frame_with_budget(&mut clock, 0.25, 0.05), 1);
+    // One slow frame (a file dialog) does not starve the next frames: the rest of the
+    // frame is a running mean.
+    let mut clock = FixedClock::new(60.0);
+    for _ in 0..30 {
+        clock.fit_step_budget(0.010);
+    }
+    clock.fit_step_budget(1.0);
+    clock.fit_step_budget(0.010);
+    assert!(clock.step_budget_seconds() > MIN_STEP_BUDGET_SECONDS);
+    for _ in 0..30 {
+        clock.fit_step_budget(0.010);
+    }
+    assert!((clock.step_budget_seconds() - 0.040).abs() < 1e-6);
+    // Bad times change nothing; setting a budget is a ceiling the fit keeps under.
+    let before = clock.step_budget_seconds();
+    clock.fit_step_budget(f64::NAN);
+    clock.fit_step_budget(-1.0);
+    assert_eq!(clock.step_budget_seconds(), before);
+    clock.set_step_budget_seconds(0.020);
+    clock.fit_step_budget(0.0);
+    assert!((clock.step_budget_seconds() - 0.020).abs() < 1e-12);
+    assert!(TARGET_FRAME_SECONDS < 0.1);
 }
 
 #[test]

@@ -203,6 +203,10 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             present_ms: frames.present_ms,
             frame_ms: f64::from(mq::get_frame_time()) * 1e3,
         };
+        // The next frame's steps get what the drawing leaves of the target frame time.
+        state
+            .clock
+            .fit_step_budget((times.ui_ms + times.drawing_ms + times.present_ms) / 1e3);
         if let Some(done) = finish_frame(&mut state, &render, &mut frames, &intents, times, simulated_s) {
             return done;
         }

@@ -83,6 +83,7 @@ mod xpbd;
 pub use body::{Body, BodyHandle, BodySet};
 pub use clock::{
     FixedClock, DEFAULT_MAX_FRAME_SECONDS, DEFAULT_MAX_STEPS_PER_FRAME, DEFAULT_RATE_HZ, DEFAULT_STEP_BUDGET_SECONDS,
+    MIN_STEP_BUDGET_SECONDS, TARGET_FRAME_SECONDS,
 };
 pub use continuous::MAX_ADVANCEMENT_ITERATIONS;
 pub use crowd::MAX_CROWDED_PAIRS;
