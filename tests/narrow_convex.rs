@@ -56,8 +56,16 @@ fn parry_signed_distance(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f32 {
         .dist
 }
 
+/// Whether parry2d finds the pair overlapping. Its GJK/EPA gives no answer on some
+/// pairs within rounding of touching (seen: a sliver triangle moved out by its MTV);
+/// there the f64 SAT decides.
 fn parry_intersects(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
-    parry_signed_distance(a, pa, b, pb) < 0.0
+    let pos12 = to_parry_pose(pa).inv_mul(&to_parry_pose(pb));
+    let (ga, gb) = (to_parry(a), to_parry(b));
+    match parry2d::query::details::contact_support_map_support_map(&pos12, support_map(&ga), support_map(&gb), 10.0) {
+        Some(contact) => contact.dist < 0.0,
+        None => exact_depth64(a, pa, b, pb) > 0.0,
+    }
 }
 
 /// Scale for tolerances: shape sizes plus coordinate magnitude (f32 rounding grows with
@@ -524,6 +532,27 @@ fn fast_path_on_boxes_matches_the_general_path() {
         let pb = Pose::new(Vec2::new(x, y), angle);
         for algorithm in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
             check_fast_matches_general(&a, &pa, &b, &pb, algorithm).unwrap();
+        }
+    }
+}
+
+/// Regression: a sliver triangle moved out of a segment by its MTV, where parry2d's
+/// GJK/EPA gives no answer at all (found by `applying_the_mtv_separates`, which then
+/// panicked in the oracle). Each MTV must separate, by the f64 SAT there.
+#[test]
+fn regression_mtv_of_a_sliver_triangle_on_a_segment_separates_where_parry_has_no_answer() {
+    let a = poly(&[(-0.48097363, 0.7168554), (0.3, 0.0), (0.5378648, 0.0)]);
+    let b = Shape::Segment(
+        collision_lab::geometry::Segment::new(Vec2::new(1.1648177, 0.536783), Vec2::new(-1.1648177, -0.536783))
+            .expect("a segment"),
+    );
+    let pa = Pose::new(Vec2::new(-0.25960067, 0.33486918), (-0.5110833f32).atan2(0.85953116));
+    let pb = Pose::new(Vec2::new(-0.21876608, 0.34264824), (-0.61143446f32).atan2(-0.7912951));
+    let s = scale(&a, &pa, &b, &pb);
+    for c in &run_all(&a, &pa, &b, &pb)[1..] {
+        if c.intersect {
+            let moved_a = moved(&pa, c.mtv - c.normal * (1e-4 * s));
+            assert!(!parry_intersects(&a, &moved_a, &b, &pb), "still overlapping after the MTV {:?}", c.mtv);
         }
     }
 }
