@@ -36,7 +36,7 @@
 use super::body::{Body, BodyHandle, BodySet};
 use super::body_state::BodyStates;
 use super::clock::DEFAULT_RATE_HZ;
-use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraints};
+use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraints, Reach};
 use super::contacts::{ContactSet, DetectInput};
 use super::continuous::ContinuousScratch;
 use super::crowd::{cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, CrowdScratch, CrowdTuning};
@@ -441,7 +441,11 @@ impl World {
             ..
         } = &mut self.scratch;
         states.gather(&self.bodies);
-        build_constraints(&self.contacts, states, settings.slop, constraints, colours);
+        let reach = Reach {
+            dt,
+            gravity_reach: settings.gravity.length() * dt * dt,
+        };
+        build_constraints(&self.contacts, states, settings.slop, &reach, constraints, colours);
         let crowd_tuning = CrowdTuning {
             slop: settings.slop,
             max_shift_m: settings.max_push_speed * dt,
@@ -454,7 +458,7 @@ impl World {
             _ => super::solver::solve_step(states, constraints, &settings, substeps, h),
         }
         cap_crowd_speeds(states, crowd);
-        store_impulses(constraints, &mut self.contacts);
+        store_impulses(constraints, colours, &mut self.contacts);
     }
 
     /// Fast bodies swept from their start poses and rolled back to the time of impact
