@@ -552,7 +552,11 @@ fn regression_mtv_of_a_sliver_triangle_on_a_segment_separates_where_parry_has_no
     for c in &run_all(&a, &pa, &b, &pb)[1..] {
         if c.intersect {
             let moved_a = moved(&pa, c.mtv - c.normal * (1e-4 * s));
-            assert!(!parry_intersects(&a, &moved_a, &b, &pb), "still overlapping after the MTV {:?}", c.mtv);
+            assert!(
+                !parry_intersects(&a, &moved_a, &b, &pb),
+                "still overlapping after the MTV {:?}",
+                c.mtv
+            );
         }
     }
 }

@@ -124,6 +124,24 @@ fn regression_projection_pyramid_sways_for_ever() {
     let (range, moving) = pyramid_stillness(Resolution::Projection);
     assert!(range < 0.01, "the top box wandered over {range} m");
     assert!(moving < 1.0, "{moving} boxes kept moving");
+    // With sleeping on (the shipped setting), every box falls asleep; none did in 20 s.
+    let scene = shipped("pyramid_20.ron");
+    let mut world = World::from_scene(&scene);
+    assert_eq!(world.settings().resolution, Resolution::Projection);
+    let asleep_at = (1..=600).find_map(|step| {
+        world.step(DT);
+        let all = world
+            .bodies()
+            .iter()
+            .filter(|(_, b)| b.is_dynamic())
+            .all(|(_, b)| b.is_sleeping());
+        all.then_some(step as f32 * DT)
+    });
+    println!("pyramid_20, Projection, sleeping on: every box asleep at {asleep_at:?} s");
+    assert!(
+        asleep_at.is_some_and(|t| t < 5.0),
+        "not asleep within 5 s: {asleep_at:?}"
+    );
 }
 
 /// The comparison the sandbox shows: the papers' literal method (move the first body of
