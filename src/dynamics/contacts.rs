@@ -161,6 +161,8 @@ pub(crate) struct ContactSet {
     pub points: Vec<PointContact>,
     previous: Vec<PairContact>,
     previous_points: Vec<PointContact>,
+    /// The parallel detection's per-chunk buffers (scratch, reused).
+    chunks: Vec<ChunkOut>,
 }
 
 /// What one detection pass needs besides the bodies and the pairs.
@@ -176,6 +178,7 @@ pub(crate) struct DetectInput<'a> {
 }
 
 /// Per pair of the detection, what the world reports besides the contact.
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct DetectCounts {
     pub work: Work,
     pub touching: u32,
@@ -205,190 +208,44 @@ impl ContactSet {
 
     /// Runs the narrow phase once on every candidate pair (sorted by slots) and rebuilds
     /// the contacts, carrying impulses over by feature id. `on_pair` sees every pair's
-    /// narrow-phase answer (race mode).
+    /// narrow-phase answer (race mode); without one (`None`), big steps detect on
+    /// rayon's threads (see [`PARALLEL_MIN_PAIRS`]).
     pub fn detect(
         &mut self,
         bodies: &BodySet,
         candidate_pairs: &[(u32, u32)],
         input: &DetectInput,
-        mut on_pair: impl FnMut((usize, usize), &Contact),
+        on_pair: Option<&mut dyn FnMut((usize, usize), &Contact)>,
     ) -> DetectCounts {
         let ContactSet {
             pairs,
             points,
             previous: previous_pairs,
             previous_points,
+            chunks,
         } = self;
         std::mem::swap(pairs, previous_pairs);
         std::mem::swap(points, previous_points);
         pairs.clear();
         points.clear();
-        let mut counts = DetectCounts {
-            work: Work::default(),
-            touching: 0,
-            points: 0,
+        let previous = Previous {
+            pairs: previous_pairs,
+            points: previous_points,
         };
-        let mut prev_index = 0;
-        for &(ia, ib) in candidate_pairs {
-            let (Some(a), Some(b)) = (bodies.slot(ia as usize), bodies.slot(ib as usize)) else {
-                continue;
-            };
-            let (Some(handle_a), Some(handle_b)) =
-                (bodies.handle_of_slot(ia as usize), bodies.handle_of_slot(ib as usize))
-            else {
-                continue;
-            };
-            // The previous step's contact of this pair, if any: both lists are sorted.
-            while prev_index < previous_pairs.len()
-                && (previous_pairs[prev_index].slot_a, previous_pairs[prev_index].slot_b) < (ia, ib)
-            {
-                prev_index += 1;
+        match on_pair {
+            None if candidate_pairs.len() >= PARALLEL_MIN_PAIRS && rayon::current_num_threads() > 1 => {
+                detect_in_chunks(bodies, candidate_pairs, input, &previous, chunks, pairs, points)
             }
-            let previous: Option<&[PointContact]> = previous_pairs
-                .get(prev_index)
-                .filter(|p| (p.slot_a, p.slot_b) == (ia, ib) && p.handle_a == handle_a && p.handle_b == handle_b)
-                .map(|p| &previous_points[p.range()]);
-            let (pose_a, pose_b) = (a.pose(), b.pose());
-            let contact = collide(
-                a.shape(),
-                &pose_a,
-                b.shape(),
-                &pose_b,
-                input.algorithm,
-                input.config,
-                None,
-            );
-            counts.work.add(&contact.work);
-            on_pair((ia as usize, ib as usize), &contact);
-
-            let (friction, restitution) =
-                super::solver::mix_friction_restitution(a.friction(), b.friction(), a.restitution(), b.restitution());
-            let mut pair = PairContact {
-                slot_a: ia,
-                slot_b: ib,
-                handle_a,
-                handle_b,
-                friction,
-                restitution,
-                touching: contact.intersect,
-                answer: ContactManifold {
-                    body_a: handle_a,
-                    body_b: handle_b,
-                    normal: contact.normal,
-                    depth: contact.depth,
-                    mtv: contact.mtv,
-                    points: contact.points,
-                },
-                first: points.len() as u32,
-                count: 0,
-            };
-            let mut gathered = PointBuffer::default();
-            let (center_a, center_b) = (a.center_of_mass(), b.center_of_mass());
-            let (rot_a, rot_b) = (a.rotation(), b.rotation());
-            let same_point = |id: ContactId| previous.and_then(|p| p.iter().find(|q| q.id == id));
-            let make = |id: ContactId, normal: Vec2, point: Vec2, separation: f32| {
-                let (anchor_a, anchor_b) = (point - center_a, point - center_b);
-                let (local_a, local_b) = (rot_a.apply_inv(anchor_a), rot_b.apply_inv(anchor_b));
-                let mut made = PointContact {
-                    id,
-                    normal,
-                    anchor_a,
-                    anchor_b,
-                    local_a,
-                    local_b,
-                    separation,
-                    relative_angle: b.angle() - a.angle(),
-                    normal_impulse: 0.0,
-                    tangent_impulse: 0.0,
-                    stick_a: local_a,
-                    stick_b: local_b,
-                    stick_anchor_a: anchor_a,
-                    stick_anchor_b: anchor_b,
-                    stick_gap: Vec2::ZERO,
-                    slipped: false,
+            on_pair => {
+                let mut out = DetectOut {
+                    pairs,
+                    points,
+                    counts: DetectCounts::default(),
                 };
-                if let Some(q) = same_point(id) {
-                    if input.warm_starting {
-                        (made.normal_impulse, made.tangent_impulse) = (q.normal_impulse, q.tangent_impulse);
-                    }
-                    let (stick_anchor_a, stick_anchor_b) = (rot_a.apply(q.stick_a), rot_b.apply(q.stick_b));
-                    let gap = (center_b + stick_anchor_b) - (center_a + stick_anchor_a);
-                    let along = gap - gap.dot(normal) * normal;
-                    // Carried over unless it slipped or the points have slid apart.
-                    if !q.slipped && along.length_squared() < KEEP_DRIFT * KEEP_DRIFT {
-                        (made.stick_a, made.stick_b) = (q.stick_a, q.stick_b);
-                        (made.stick_anchor_a, made.stick_anchor_b) = (stick_anchor_a, stick_anchor_b);
-                        made.stick_gap = gap;
-                    }
-                }
-                made
-            };
-            if contact.intersect {
-                for p in contact.points.as_slice() {
-                    gathered.push(make(p.id, contact.normal, p.point, -p.depth));
-                }
-            } else {
-                let margin = input.margins.get(ia as usize).copied().unwrap_or(0.0)
-                    + input.margins.get(ib as usize).copied().unwrap_or(0.0);
-                let speculative = speculative_points(a.shape(), &pose_a, b.shape(), &pose_b, margin, &mut counts.work);
-                for (normal, p) in speculative.as_slice() {
-                    gathered.push(make(p.id, *normal, p.point, -p.depth));
-                }
-            }
-            // Kept points (see the module docs).
-            if let (Some(prev), true) = (previous, contact.intersect) {
-                let relative_angle = b.angle() - a.angle();
-                for q in prev {
-                    // Not only the pair's new normal against the old: a non-convex pair
-                    // touches on features with different normals at once, and the
-                    // narrow phase reports one of them per step. A triangle resting in a
-                    // U (bottom, normal up; leaning on a leg, normal 60° off) got the
-                    // leg in one step of three; compared with that normal alone, the
-                    // bottom point was dropped, and the triangle fell freely for a step —
-                    // 0.15 m/s kicks, and the default scene never fell asleep.
-                    let same_normal = q.normal.dot(contact.normal) >= KEEP_NORMAL_COS;
-                    let little_turn = (relative_angle - q.relative_angle).abs() <= KEEP_TURN_RAD;
-                    if !same_normal && !little_turn {
-                        continue;
-                    }
-                    let (r_a, r_b) = (rot_a.apply(q.local_a), rot_b.apply(q.local_b));
-                    // Only points away from the new ones are kept: an old point where a
-                    // new one is (the reference edge changed sides, say, and with it the
-                    // id) would count twice — harmless for impulses, which share the
-                    // load, but a position solver would push twice.
-                    if gathered
-                        .as_slice()
-                        .iter()
-                        .any(|p| (p.anchor_a - r_a).length_squared() < KEEP_DRIFT * KEEP_DRIFT)
-                    {
-                        continue;
-                    }
-                    let d = (center_b + r_b) - (center_a + r_a);
-                    let separation = q.separation + d.dot(q.normal);
-                    let drift = (d - d.dot(q.normal) * q.normal).length();
-                    if separation < input.slop && drift < KEEP_DRIFT {
-                        // Anchor both bodies at the midpoint, as the narrow phase does.
-                        let mid = center_a + r_a + 0.5 * d;
-                        let mut kept = make(q.id, q.normal, mid, separation);
-                        kept.relative_angle = q.relative_angle;
-                        (kept.normal_impulse, kept.tangent_impulse) = if input.warm_starting {
-                            (q.normal_impulse, q.tangent_impulse)
-                        } else {
-                            (0.0, 0.0)
-                        };
-                        gathered.push(kept);
-                    }
-                }
-            }
-            if gathered.count > 0 {
-                pair.count = gathered.count;
-                counts.touching += u32::from(pair.touching);
-                counts.points += u32::from(pair.count);
-                points.extend_from_slice(gathered.as_slice());
-                pairs.push(pair);
+                detect_run(bodies, candidate_pairs, input, &previous, &mut out, on_pair);
+                out.counts
             }
         }
-        counts
     }
 
     /// The overlapping pairs as the sandbox and the sleep islands read them (world
@@ -397,6 +254,300 @@ impl ContactSet {
         out.clear();
         out.extend(self.pairs.iter().filter(|p| p.touching).map(|p| p.answer));
     }
+}
+
+/// Candidate pairs below this are detected on the calling thread: a thread's start-up
+/// and the merge cost more than the narrow phase of a small scene (the default scene
+/// has about 60 pairs; the 5050-box pyramid 15,000).
+pub const PARALLEL_MIN_PAIRS: usize = 1024;
+
+/// Chunks per thread when detecting in parallel: some chunks hold costlier pairs (a
+/// non-convex body among boxes), so a thread that finishes early takes another.
+const CHUNKS_PER_THREAD: usize = 4;
+
+/// The previous step's contacts, sorted by slots, which the detection carries impulses
+/// and stick points over from.
+struct Previous<'a> {
+    pairs: &'a [PairContact],
+    points: &'a [PointContact],
+}
+
+impl Previous<'_> {
+    /// Index of the first previous pair not before `(ia, ib)`.
+    fn start_of(&self, (ia, ib): (u32, u32)) -> usize {
+        self.pairs.partition_point(|p| (p.slot_a, p.slot_b) < (ia, ib))
+    }
+}
+
+/// Where one run of the detection writes: its pairs (with `first` indexing `points`)
+/// and its counts.
+struct DetectOut<'a> {
+    pairs: &'a mut Vec<PairContact>,
+    points: &'a mut Vec<PointContact>,
+    counts: DetectCounts,
+}
+
+/// One chunk's output in a parallel detection, kept between steps so that a step in
+/// steady state does not allocate.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ChunkOut {
+    pairs: Vec<PairContact>,
+    points: Vec<PointContact>,
+    counts: DetectCounts,
+}
+
+/// Detects `candidate_pairs` (a sorted run) into `out`, in order.
+fn detect_run(
+    bodies: &BodySet,
+    candidate_pairs: &[(u32, u32)],
+    input: &DetectInput,
+    previous: &Previous,
+    out: &mut DetectOut,
+    mut on_pair: Option<&mut dyn FnMut((usize, usize), &Contact)>,
+) {
+    let Some(&first) = candidate_pairs.first() else {
+        return;
+    };
+    let mut prev_index = previous.start_of(first);
+    for &(ia, ib) in candidate_pairs {
+        // The previous step's contact of this pair, if any: both lists are sorted.
+        while prev_index < previous.pairs.len()
+            && (previous.pairs[prev_index].slot_a, previous.pairs[prev_index].slot_b) < (ia, ib)
+        {
+            prev_index += 1;
+        }
+        let Some((mut pair, gathered, contact)) =
+            detect_pair(bodies, (ia, ib), input, previous, prev_index, &mut out.counts.work)
+        else {
+            continue;
+        };
+        if let Some(on_pair) = on_pair.as_mut() {
+            on_pair((ia as usize, ib as usize), &contact);
+        }
+        if gathered.count > 0 {
+            pair.first = out.points.len() as u32;
+            pair.count = gathered.count;
+            out.counts.touching += u32::from(pair.touching);
+            out.counts.points += u32::from(pair.count);
+            out.points.extend_from_slice(gathered.as_slice());
+            out.pairs.push(pair);
+        }
+    }
+}
+
+/// The detection on rayon's threads: the sorted candidates cut into chunks, each
+/// detected into its own buffers, then joined in order. Every pair's contact depends on
+/// that pair alone, so the contacts (and the state hash) are the same for any number of
+/// threads and any cut (tests/threads.rs).
+fn detect_in_chunks(
+    bodies: &BodySet,
+    candidate_pairs: &[(u32, u32)],
+    input: &DetectInput,
+    previous: &Previous,
+    chunks: &mut Vec<ChunkOut>,
+    pairs: &mut Vec<PairContact>,
+    points: &mut Vec<PointContact>,
+) -> DetectCounts {
+    use rayon::prelude::*;
+    let count = (rayon::current_num_threads() * CHUNKS_PER_THREAD).min(candidate_pairs.len());
+    let chunk_len = candidate_pairs.len().div_ceil(count);
+    if chunks.len() < count {
+        chunks.resize_with(count, ChunkOut::default);
+    }
+    chunks[..count]
+        .par_iter_mut()
+        .zip(candidate_pairs.par_chunks(chunk_len))
+        .for_each(|(chunk, run)| {
+            chunk.pairs.clear();
+            chunk.points.clear();
+            // Room for the most the run can give, and a quarter more: the cut moves as
+            // the pairs come and go, and a buffer that grew by a few every step would
+            // allocate in steady state (tests/allocations.rs).
+            let (most_pairs, most_points) = (run.len(), run.len() * MAX_POINTS);
+            if chunk.pairs.capacity() < most_pairs {
+                chunk.pairs.reserve(most_pairs + most_pairs / 4);
+            }
+            if chunk.points.capacity() < most_points {
+                chunk.points.reserve(most_points + most_points / 4);
+            }
+            let mut out = DetectOut {
+                pairs: &mut chunk.pairs,
+                points: &mut chunk.points,
+                counts: DetectCounts::default(),
+            };
+            detect_run(bodies, run, input, previous, &mut out, None);
+            chunk.counts = out.counts;
+        });
+    let mut counts = DetectCounts::default();
+    for chunk in &chunks[..count] {
+        let offset = points.len() as u32;
+        pairs.extend(chunk.pairs.iter().map(|p| PairContact {
+            first: p.first + offset,
+            ..*p
+        }));
+        points.extend_from_slice(&chunk.points);
+        counts.work.add(&chunk.counts.work);
+        counts.touching += chunk.counts.touching;
+        counts.points += chunk.counts.points;
+    }
+    counts
+}
+
+/// The narrow phase on one candidate pair and its points (new, speculative and kept),
+/// or `None` when a slot is empty. `previous.pairs[prev_index]` is this pair's previous
+/// contact if it has one.
+fn detect_pair(
+    bodies: &BodySet,
+    (ia, ib): (u32, u32),
+    input: &DetectInput,
+    previous_contacts: &Previous,
+    prev_index: usize,
+    work: &mut Work,
+) -> Option<(PairContact, PointBuffer, Contact)> {
+    let (Some(a), Some(b)) = (bodies.slot(ia as usize), bodies.slot(ib as usize)) else {
+        return None;
+    };
+    let (Some(handle_a), Some(handle_b)) = (bodies.handle_of_slot(ia as usize), bodies.handle_of_slot(ib as usize))
+    else {
+        return None;
+    };
+    let previous: Option<&[PointContact]> = previous_contacts
+        .pairs
+        .get(prev_index)
+        .filter(|p| (p.slot_a, p.slot_b) == (ia, ib) && p.handle_a == handle_a && p.handle_b == handle_b)
+        .map(|p| &previous_contacts.points[p.range()]);
+    let (pose_a, pose_b) = (a.pose(), b.pose());
+    let contact = collide(
+        a.shape(),
+        &pose_a,
+        b.shape(),
+        &pose_b,
+        input.algorithm,
+        input.config,
+        None,
+    );
+    work.add(&contact.work);
+
+    let (friction, restitution) =
+        super::solver::mix_friction_restitution(a.friction(), b.friction(), a.restitution(), b.restitution());
+    let pair = PairContact {
+        slot_a: ia,
+        slot_b: ib,
+        handle_a,
+        handle_b,
+        friction,
+        restitution,
+        touching: contact.intersect,
+        answer: ContactManifold {
+            body_a: handle_a,
+            body_b: handle_b,
+            normal: contact.normal,
+            depth: contact.depth,
+            mtv: contact.mtv,
+            points: contact.points,
+        },
+        first: 0,
+        count: 0,
+    };
+    let mut gathered = PointBuffer::default();
+    let (center_a, center_b) = (a.center_of_mass(), b.center_of_mass());
+    let (rot_a, rot_b) = (a.rotation(), b.rotation());
+    let same_point = |id: ContactId| previous.and_then(|p| p.iter().find(|q| q.id == id));
+    let make = |id: ContactId, normal: Vec2, point: Vec2, separation: f32| {
+        let (anchor_a, anchor_b) = (point - center_a, point - center_b);
+        let (local_a, local_b) = (rot_a.apply_inv(anchor_a), rot_b.apply_inv(anchor_b));
+        let mut made = PointContact {
+            id,
+            normal,
+            anchor_a,
+            anchor_b,
+            local_a,
+            local_b,
+            separation,
+            relative_angle: b.angle() - a.angle(),
+            normal_impulse: 0.0,
+            tangent_impulse: 0.0,
+            stick_a: local_a,
+            stick_b: local_b,
+            stick_anchor_a: anchor_a,
+            stick_anchor_b: anchor_b,
+            stick_gap: Vec2::ZERO,
+            slipped: false,
+        };
+        if let Some(q) = same_point(id) {
+            if input.warm_starting {
+                (made.normal_impulse, made.tangent_impulse) = (q.normal_impulse, q.tangent_impulse);
+            }
+            let (stick_anchor_a, stick_anchor_b) = (rot_a.apply(q.stick_a), rot_b.apply(q.stick_b));
+            let gap = (center_b + stick_anchor_b) - (center_a + stick_anchor_a);
+            let along = gap - gap.dot(normal) * normal;
+            // Carried over unless it slipped or the points have slid apart.
+            if !q.slipped && along.length_squared() < KEEP_DRIFT * KEEP_DRIFT {
+                (made.stick_a, made.stick_b) = (q.stick_a, q.stick_b);
+                (made.stick_anchor_a, made.stick_anchor_b) = (stick_anchor_a, stick_anchor_b);
+                made.stick_gap = gap;
+            }
+        }
+        made
+    };
+    if contact.intersect {
+        for p in contact.points.as_slice() {
+            gathered.push(make(p.id, contact.normal, p.point, -p.depth));
+        }
+    } else {
+        let margin = input.margins.get(ia as usize).copied().unwrap_or(0.0)
+            + input.margins.get(ib as usize).copied().unwrap_or(0.0);
+        let speculative = speculative_points(a.shape(), &pose_a, b.shape(), &pose_b, margin, work);
+        for (normal, p) in speculative.as_slice() {
+            gathered.push(make(p.id, *normal, p.point, -p.depth));
+        }
+    }
+    // Kept points (see the module docs).
+    if let (Some(prev), true) = (previous, contact.intersect) {
+        let relative_angle = b.angle() - a.angle();
+        for q in prev {
+            // Not only the pair's new normal against the old: a non-convex pair
+            // touches on features with different normals at once, and the
+            // narrow phase reports one of them per step. A triangle resting in a
+            // U (bottom, normal up; leaning on a leg, normal 60° off) got the
+            // leg in one step of three; compared with that normal alone, the
+            // bottom point was dropped, and the triangle fell freely for a step —
+            // 0.15 m/s kicks, and the default scene never fell asleep.
+            let same_normal = q.normal.dot(contact.normal) >= KEEP_NORMAL_COS;
+            let little_turn = (relative_angle - q.relative_angle).abs() <= KEEP_TURN_RAD;
+            if !same_normal && !little_turn {
+                continue;
+            }
+            let (r_a, r_b) = (rot_a.apply(q.local_a), rot_b.apply(q.local_b));
+            // Only points away from the new ones are kept: an old point where a
+            // new one is (the reference edge changed sides, say, and with it the
+            // id) would count twice — harmless for impulses, which share the
+            // load, but a position solver would push twice.
+            if gathered
+                .as_slice()
+                .iter()
+                .any(|p| (p.anchor_a - r_a).length_squared() < KEEP_DRIFT * KEEP_DRIFT)
+            {
+                continue;
+            }
+            let d = (center_b + r_b) - (center_a + r_a);
+            let separation = q.separation + d.dot(q.normal);
+            let drift = (d - d.dot(q.normal) * q.normal).length();
+            if separation < input.slop && drift < KEEP_DRIFT {
+                // Anchor both bodies at the midpoint, as the narrow phase does.
+                let mid = center_a + r_a + 0.5 * d;
+                let mut kept = make(q.id, q.normal, mid, separation);
+                kept.relative_angle = q.relative_angle;
+                (kept.normal_impulse, kept.tangent_impulse) = if input.warm_starting {
+                    (q.normal_impulse, q.tangent_impulse)
+                } else {
+                    (0.0, 0.0)
+                };
+                gathered.push(kept);
+            }
+        }
+    }
+    Some((pair, gathered, contact))
 }
 
 /// Saving and restoring the contacts a step hands the next (a scene's `state` block,

@@ -411,13 +411,16 @@ impl World {
             warm_starting: settings.warm_starting,
         };
         let bodies = &self.bodies;
-        let counts = self
-            .contacts
-            .detect(bodies, &self.scratch.pairs, &input, |pair, contact| {
-                if let Some(race) = race.as_mut() {
-                    race.race_pair(bodies, pair, contact, &settings.narrow_config, 0);
-                }
-            });
+        // Race mode times the other algorithms pair by pair, on this thread.
+        let mut race_pair = race.as_mut().map(|race| {
+            move |pair: (usize, usize), contact: &crate::narrow::Contact| {
+                race.race_pair(bodies, pair, contact, &settings.narrow_config, 0)
+            }
+        });
+        let on_pair = race_pair
+            .as_mut()
+            .map(|f| f as &mut dyn FnMut((usize, usize), &crate::narrow::Contact));
+        let counts = self.contacts.detect(bodies, &self.scratch.pairs, &input, on_pair);
         self.contacts.manifolds(&mut self.manifolds);
         profile.work.add(&counts.work);
         profile.contacts += counts.touching;
