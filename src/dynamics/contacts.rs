@@ -215,7 +215,7 @@ impl ContactSet {
         bodies: &BodySet,
         candidate_pairs: &[(u32, u32)],
         input: &DetectInput,
-        on_pair: Option<&mut dyn FnMut((usize, usize), &Contact)>,
+        on_pair: Option<OnPair>,
     ) -> DetectCounts {
         let ContactSet {
             pairs,
@@ -255,6 +255,10 @@ impl ContactSet {
         out.extend(self.pairs.iter().filter(|p| p.touching).map(|p| p.answer));
     }
 }
+
+/// What sees each pair's narrow-phase answer during a detection (race mode), with the
+/// pair's slots.
+pub(crate) type OnPair<'a> = &'a mut dyn FnMut((usize, usize), &Contact);
 
 /// Candidate pairs below this are detected on the calling thread: a thread's start-up
 /// and the merge cost more than the narrow phase of a small scene (the default scene
@@ -303,7 +307,7 @@ fn detect_run(
     input: &DetectInput,
     previous: &Previous,
     out: &mut DetectOut,
-    mut on_pair: Option<&mut dyn FnMut((usize, usize), &Contact)>,
+    mut on_pair: Option<OnPair>,
 ) {
     let Some(&first) = candidate_pairs.first() else {
         return;
