@@ -493,7 +493,25 @@ pub(crate) mod tests {
     use super::*;
     use std::path::{Path, PathBuf};
 
+    /// The narrow-phase lessons (1–10), which open in [`LessonMode`].
     pub(crate) fn lesson_paths() -> Vec<PathBuf> {
+        all_lesson_paths()
+            .into_iter()
+            .filter(|p| {
+                crate::scene::load(p)
+                    .unwrap()
+                    .def()
+                    .lesson
+                    .as_ref()
+                    .unwrap()
+                    .topic
+                    .is_narrow()
+            })
+            .collect()
+    }
+
+    /// Every lesson scene, sorted.
+    pub(crate) fn all_lesson_paths() -> Vec<PathBuf> {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons");
         let mut all: Vec<PathBuf> = std::fs::read_dir(dir)
             .unwrap()
