@@ -29,6 +29,9 @@ pub mod predict;
 mod quiz_view;
 pub mod strip;
 pub mod svg;
+pub mod topic_mode;
+pub mod topic_panel;
+pub mod topic_view;
 pub mod world_view;
 
 use super::camera::Camera;

@@ -139,7 +139,8 @@ pub(super) fn trace(lesson: &TopicLesson) -> TopicTrace {
     let rho_max = m.volumes.iter().map(|v| v.2.rho).fold(0.0f32, f32::max).max(1e-6);
     // The chart: one row per kind, a bar of length 4·ρ/ρmax.
     const BAR: f32 = 4.0;
-    let row_y = |i: usize| -(i as f32);
+    // Rows 1.5 apart: the chart fills a tall view without its labels crowding.
+    let row_y = |i: usize| -1.5 * i as f32;
     let chart = |upto: usize, best: Option<usize>| {
         let mut marks = vec![
             Mark::segment(Vec2::new(0.0, 0.6), Vec2::new(0.0, row_y(4) - 0.6), Role::Muted),
@@ -166,10 +167,10 @@ pub(super) fn trace(lesson: &TopicLesson) -> TopicTrace {
                 };
                 marks.push(Mark::Fill {
                     points: vec![
-                        Vec2::new(0.0, y - 0.3),
-                        Vec2::new(w, y - 0.3),
-                        Vec2::new(w, y + 0.3),
-                        Vec2::new(0.0, y + 0.3),
+                        Vec2::new(0.0, y - 0.45),
+                        Vec2::new(w, y - 0.45),
+                        Vec2::new(w, y + 0.45),
+                        Vec2::new(0.0, y + 0.45),
                     ],
                     role,
                 });
@@ -362,7 +363,7 @@ pub(super) fn trace(lesson: &TopicLesson) -> TopicTrace {
     });
     TopicTrace {
         world_title: "World: the shape and its volumes".to_string(),
-        diagram_title: "ρ = τ / d per volume (shorter is tighter)".to_string(),
+        diagram_title: "ρ = τ / d per volume".to_string(),
         steps,
         quiz: quiz(&m, &ranked),
         table: Some(table(lesson)),
