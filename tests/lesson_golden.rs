@@ -453,11 +453,15 @@ fn the_lessons_ship_in_order() {
             "09_clipping.ron",
             "10_pitfalls.ron",
             "11_bounding_volumes.ron",
+            "13_sweep_and_prune.ron",
         ]
     );
-    for (i, path) in files.iter().enumerate().filter(|(_, p)| is_topic(p)) {
+    // A lesson's number is its file's prefix (12, trees and the cost model, is not
+    // written yet, so the numbers of the course skip it).
+    let prefix = |p: &Path| -> usize { p.file_name().unwrap().to_string_lossy()[..2].parse().unwrap() };
+    for path in files.iter().filter(|p| is_topic(p)) {
         let lesson = open_topic(path);
-        assert_eq!(lesson.number() as usize, i + 1, "{}", path.display());
+        assert_eq!(lesson.number() as usize, prefix(path), "{}", path.display());
         assert!(
             lesson.intro().len() > 300,
             "{}: the intro is a paragraph",

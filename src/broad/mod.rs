@@ -53,7 +53,7 @@ pub use aabb_tree::{DynamicTree, ProxyId, TreeNodeView, DEFAULT_TREE_MARGIN};
 pub use brute_force::BruteForce;
 pub use pairs::{is_usable, Proxy};
 pub use spatial_hash::{GridCell, SpatialHash, DEFAULT_OVERSIZE_CELLS, MAX_OVERSIZE_CELLS};
-pub use sweep_and_prune::{SapInterval, SweepAndPrune};
+pub use sweep_and_prune::{NoSapRecord, SapInterval, SapOutcome, SapRecorder, SweepAndPrune};
 pub use tree_broad_phase::AabbTreeBroadPhase;
 
 use serde::{Deserialize, Serialize};

@@ -269,7 +269,7 @@ pub(crate) mod sap {
     pub const INNER: usize = 4;
     pub const STOP: usize = 5;
     pub const TEST_Y: usize = 6;
-    pub const MOVE: usize = 7;
+    pub const REPORT: usize = 7;
 }
 
 const SWEEP_AND_PRUNE: &[&str] = &[
@@ -280,7 +280,7 @@ const SWEEP_AND_PRUNE: &[&str] = &[
     "    for each later interval b:",
     "        if b.min x > a.max x: stop (no later interval starts before a ends)",
     "        the x intervals overlap: if the y intervals do too, (a, b) is a pair",
-    "bodies move; next step: sort again (few swaps) and sweep",
+    "report the pairs; the bodies move; next step: refresh the intervals, sort again (few swaps), sweep",
 ];
 
 /// Lines of [`Listing::SpatialHash`].
