@@ -454,6 +454,7 @@ fn the_lessons_ship_in_order() {
             "10_pitfalls.ron",
             "11_bounding_volumes.ron",
             "13_sweep_and_prune.ron",
+            "14_spatial_hash.ron",
         ]
     );
     // A lesson's number is its file's prefix (12, trees and the cost model, is not

@@ -98,11 +98,22 @@ impl Layout {
                 .min(size.y * 0.5)
         });
         let views_bottom = (hi.y - strip_h.map_or(0.0, |h| h + VIEW_GAP_PX)).max(lo.y);
-        let mid = lo.x + size.x * 0.5;
+        let mut layout = Layout::side_by_side((lo, Vec2::new(hi.x, views_bottom)), 0.5);
+        layout.strip = strip_h.map(|h| Rect::new(Vec2::new(lo.x, hi.y - h), hi));
+        layout
+    }
+
+    /// Two views side by side in `viewport`, the world taking `world_share` of the
+    /// width (the topic lessons give the wider picture more room), no strip.
+    pub fn side_by_side(viewport: (Vec2, Vec2), world_share: f32) -> Layout {
+        let (lo, hi) = viewport;
+        let size = (hi - lo).max(Vec2::splat(2.0 * VIEW_GAP_PX + 2.0));
+        let views_bottom = hi.y.max(lo.y);
+        let mid = lo.x + size.x * world_share.clamp(0.1, 0.9);
         Layout {
             world: Rect::new(lo, Vec2::new(mid - VIEW_GAP_PX * 0.5, views_bottom)),
             minkowski: Rect::new(Vec2::new(mid + VIEW_GAP_PX * 0.5, lo.y), Vec2::new(hi.x, views_bottom)),
-            strip: strip_h.map(|h| Rect::new(Vec2::new(lo.x, hi.y - h), hi)),
+            strip: None,
         }
     }
 }

@@ -90,7 +90,6 @@ impl TopicMode {
     /// Lays the two views out and fits each camera to everything its view shows over the
     /// whole trace (so the picture does not jump while stepping).
     pub fn fit(&mut self, screen_size_px: Vec2, viewport: (Vec2, Vec2)) {
-        self.layout = Layout::split(viewport, None);
         let trace = self.player.trace();
         let padded = |b: Option<Aabb>, share: f32| {
             let b = b.unwrap_or(Aabb::new(Vec2::splat(-1.0), Vec2::splat(1.0)));
@@ -98,6 +97,14 @@ impl TopicMode {
             Aabb::new(b.min - Vec2::splat(pad), b.max + Vec2::splat(pad))
         };
         let (world, diagram) = (padded(trace.world_bounds, 0.12), padded(trace.diagram_bounds, 0.06));
+        // Width in proportion to each picture's aspect (width / height), within 35–65%:
+        // a wide world beside a tall list gets the room it can use.
+        let aspect = |b: &Aabb| {
+            let s = (b.max - b.min).max(Vec2::splat(1e-3));
+            s.x / s.y
+        };
+        let share = (aspect(&world) / (aspect(&world) + aspect(&diagram))).clamp(0.35, 0.65);
+        self.layout = Layout::side_by_side(viewport, share);
         for (camera, bounds, rect) in [
             (&mut self.world_camera, world, self.layout.world),
             (&mut self.diagram_camera, diagram, self.layout.minkowski),

@@ -13,11 +13,13 @@
 //! |---|---|---|
 //! | [`Topic::BoundingVolumes`] | `bounding_volumes.rs` | one volume built, its τ found |
 //! | [`Topic::SweepAndPrune`] | `sweep_and_prune.rs` | one swap of the insertion sort, one comparison of the sweep |
+//! | [`Topic::SpatialHash`] | `spatial_hash.rs` | one box into its cells, one cell's pairs |
 //!
 //! [`TopicLesson`] opens such a lesson from a scene (its `lesson` block names the topic)
 //! and applies its presets; [`TopicLesson::trace`] records the trace.
 
 mod bounding_volumes;
+mod spatial_hash;
 mod sweep_and_prune;
 
 use super::lesson::LessonError;
@@ -422,8 +424,9 @@ impl TopicLesson {
         let trace = match self.def.topic {
             Topic::BoundingVolumes => bounding_volumes::trace(self),
             Topic::SweepAndPrune => sweep_and_prune::trace(&self.posed),
+            Topic::SpatialHash => spatial_hash::trace(&self.posed),
             // Not written yet: a one-step trace that says so, rather than a panic.
-            Topic::Narrow | Topic::SpatialHash | Topic::DynamicTree => placeholder(self.def.topic),
+            Topic::Narrow | Topic::DynamicTree => placeholder(self.def.topic),
         };
         trace.with_bounds()
     }
