@@ -938,3 +938,56 @@ fn lesson_11_tau_is_drawn_as_a_pair_whose_length_is_tau() {
     }
     assert!(pairs >= 5, "one τ pair per volume");
 }
+
+/// The pairs the lessons show are the brute-force pairs of the bodies' boxes (the oracle
+/// of `tests/broad.rs`), frame by frame in lesson 13 and once in lesson 14.
+#[test]
+fn lessons_13_and_14_report_the_brute_force_pairs() {
+    use collision_lab::bounds::{BoundKind, BoundingVolume};
+    use collision_lab::dynamics::BodyKind;
+    let brute = |scene: &scene::Scene, t: f32| -> String {
+        let boxes: Vec<_> = (0..scene.len())
+            .map(|i| {
+                let b = &scene.def().bodies[i];
+                let mut pose = b.pose();
+                pose.translation += Vec2::from(b.linear_velocity) * t;
+                BoundingVolume::of_shape(&scene.shapes()[i], &pose, BoundKind::Aabb)
+            })
+            .collect();
+        let mut pairs = Vec::new();
+        for i in 0..boxes.len() {
+            for j in i + 1..boxes.len() {
+                let both_static = scene.def().bodies[i].kind == BodyKind::Static
+                    && scene.def().bodies[j].kind == BodyKind::Static;
+                if !both_static && boxes[i].overlaps(&boxes[j]) {
+                    pairs.push(format!("(b{i}, b{j})"));
+                }
+            }
+        }
+        if pairs.is_empty() {
+            "none".to_string()
+        } else {
+            pairs.join(", ")
+        }
+    };
+    for stem in ["13_sweep_and_prune", "14_spatial_hash"] {
+        let mut lesson = open_topic_named(stem);
+        for preset in std::iter::once(None).chain((0..lesson.presets().len()).map(Some)) {
+            lesson.set_preset(preset).unwrap();
+            let trace = lesson.trace();
+            let reported: Vec<String> = trace
+                .steps
+                .iter()
+                .map(|s| s.card.title.clone())
+                .filter(|t| t.contains("airs"))
+                .collect();
+            assert!(!reported.is_empty(), "{stem}");
+            for (frame, title) in reported.iter().enumerate() {
+                // Lesson 13 frames are 0.5 s apart; lesson 14 has one.
+                let t = if stem.starts_with("13") { 0.5 * frame as f32 } else { 0.0 };
+                let expected = brute(lesson.scene(), t);
+                assert!(title.ends_with(&expected), "{stem} {preset:?} frame {frame}: {title} vs {expected}");
+            }
+        }
+    }
+}
