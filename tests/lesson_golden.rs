@@ -455,6 +455,7 @@ fn the_lessons_ship_in_order() {
             "11_bounding_volumes.ron",
             "13_sweep_and_prune.ron",
             "14_spatial_hash.ron",
+            "15_dynamic_tree.ron",
         ]
     );
     // A lesson's number is its file's prefix (12, trees and the cost model, is not
@@ -957,8 +958,8 @@ fn lessons_13_and_14_report_the_brute_force_pairs() {
         let mut pairs = Vec::new();
         for i in 0..boxes.len() {
             for j in i + 1..boxes.len() {
-                let both_static = scene.def().bodies[i].kind == BodyKind::Static
-                    && scene.def().bodies[j].kind == BodyKind::Static;
+                let both_static =
+                    scene.def().bodies[i].kind == BodyKind::Static && scene.def().bodies[j].kind == BodyKind::Static;
                 if !both_static && boxes[i].overlaps(&boxes[j]) {
                     pairs.push(format!("(b{i}, b{j})"));
                 }
@@ -984,9 +985,16 @@ fn lessons_13_and_14_report_the_brute_force_pairs() {
             assert!(!reported.is_empty(), "{stem}");
             for (frame, title) in reported.iter().enumerate() {
                 // Lesson 13 frames are 0.5 s apart; lesson 14 has one.
-                let t = if stem.starts_with("13") { 0.5 * frame as f32 } else { 0.0 };
+                let t = if stem.starts_with("13") {
+                    0.5 * frame as f32
+                } else {
+                    0.0
+                };
                 let expected = brute(lesson.scene(), t);
-                assert!(title.ends_with(&expected), "{stem} {preset:?} frame {frame}: {title} vs {expected}");
+                assert!(
+                    title.ends_with(&expected),
+                    "{stem} {preset:?} frame {frame}: {title} vs {expected}"
+                );
             }
         }
     }

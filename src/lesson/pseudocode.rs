@@ -322,7 +322,7 @@ const DYNAMIC_TREE: &[&str] = &[
     "    descend from the root to the child whose box grows least in perimeter",
     "    make L and the sibling found children of a new parent",
     "    walk back up, refitting every ancestor's box",
-    "    rotate a grandchild up where that shrinks the perimeter",
+    "    where a node's children differ in height by more than 1: lift the taller one (rotation)",
     "query box Q: from the root,",
     "    visit a node only if its box overlaps Q; a leaf reached is a candidate",
 ];

@@ -14,11 +14,13 @@
 //! | [`Topic::BoundingVolumes`] | `bounding_volumes.rs` | one volume built, its τ found |
 //! | [`Topic::SweepAndPrune`] | `sweep_and_prune.rs` | one swap of the insertion sort, one comparison of the sweep |
 //! | [`Topic::SpatialHash`] | `spatial_hash.rs` | one box into its cells, one cell's pairs |
+//! | [`Topic::DynamicTree`] | `dynamic_tree.rs` | one node of an insertion's descent, a rotation, the query |
 //!
 //! [`TopicLesson`] opens such a lesson from a scene (its `lesson` block names the topic)
 //! and applies its presets; [`TopicLesson::trace`] records the trace.
 
 mod bounding_volumes;
+mod dynamic_tree;
 mod spatial_hash;
 mod sweep_and_prune;
 
@@ -425,8 +427,10 @@ impl TopicLesson {
             Topic::BoundingVolumes => bounding_volumes::trace(self),
             Topic::SweepAndPrune => sweep_and_prune::trace(&self.posed),
             Topic::SpatialHash => spatial_hash::trace(&self.posed),
-            // Not written yet: a one-step trace that says so, rather than a panic.
-            Topic::Narrow | Topic::DynamicTree => placeholder(self.def.topic),
+            Topic::DynamicTree => dynamic_tree::trace(&self.posed),
+            // A narrow-phase lesson never opens here (`from_scene` refuses it): a
+            // one-step trace that says so, rather than a panic.
+            Topic::Narrow => placeholder(self.def.topic),
         };
         trace.with_bounds()
     }
@@ -456,7 +460,7 @@ fn placeholder(topic: Topic) -> TopicTrace {
         steps: vec![TopicStep {
             card: Card {
                 title: format!("{topic:?}"),
-                text: format!("The {topic:?} lesson has no trace yet: it is still being written (issue 14)."),
+                text: format!("The {topic:?} lesson has nothing to show: its scene has no bodies."),
                 listing: super::Listing::DynamicTree,
                 pseudocode_line: 0,
             },
