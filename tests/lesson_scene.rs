@@ -229,6 +229,12 @@ fn lesson_scenes_simulate_in_the_sandbox_without_anything_moving() {
     for entry in std::fs::read_dir(lessons_dir()).unwrap() {
         let path = entry.unwrap().path();
         let scene = scene::load(&path).unwrap();
+        // Sweep and prune's bodies move at their velocities: that motion is the lesson
+        // (its insertion sort repairs the order they change), in the sandbox too.
+        let moving = scene.def().lesson.as_ref().is_some_and(|l| l.topic == scene::Topic::SweepAndPrune);
+        if moving {
+            continue;
+        }
         let mut world = World::from_scene(&scene);
         let before = world.to_scene_def();
         for _ in 0..60 {
