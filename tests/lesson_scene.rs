@@ -231,7 +231,11 @@ fn lesson_scenes_simulate_in_the_sandbox_without_anything_moving() {
         let scene = scene::load(&path).unwrap();
         // Sweep and prune's bodies move at their velocities: that motion is the lesson
         // (its insertion sort repairs the order they change), in the sandbox too.
-        let moving = scene.def().lesson.as_ref().is_some_and(|l| l.topic == scene::Topic::SweepAndPrune);
+        let moving = scene
+            .def()
+            .lesson
+            .as_ref()
+            .is_some_and(|l| l.topic == scene::Topic::SweepAndPrune);
         if moving {
             continue;
         }
