@@ -169,20 +169,18 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
             }
         }
         let y = row_y(rows - 1);
-        marks.push(Mark::label(Vec2::new(-2.6, y), "oversized", Role::Muted, Side::Right));
         let big: Vec<String> = oversized
             .iter()
             .filter(|&&s| shown(s))
             .map(|s| format!("b{s}"))
             .collect();
-        if !big.is_empty() {
-            marks.push(Mark::label(
-                Vec2::new(0.0, y),
-                big.join(" "),
-                Role::Rejected,
-                Side::Right,
-            ));
-        }
+        // One label, so the names stay on the row in a narrow view.
+        let (text, role) = if big.is_empty() {
+            ("oversized".to_string(), Role::Muted)
+        } else {
+            (format!("oversized: {}", big.join(" ")), Role::Rejected)
+        };
+        marks.push(Mark::label(Vec2::new(-2.6, y), text, role, Side::Right));
         marks
     };
     let card = |title: String, text: String, line: usize| Card {
