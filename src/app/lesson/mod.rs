@@ -16,6 +16,11 @@
 //! shapes, drag their vertices), each of which recomputes the trace once and lets the
 //! player keep its place ([`Player::retrace`]). Stepping never runs physics: the views
 //! read [`Player::state`], a pure function of the recorded steps.
+//!
+//! Lessons 11 on (`lesson::topic`: bounding volumes, sweep and prune, the spatial hash,
+//! the dynamic tree) open in [`topic_mode::TopicMode`] instead: the same player, predict
+//! mode, quiz and SVG export over a trace whose steps carry their own marks, drawn by
+//! `topic_view.rs` in a world view and a diagram, with `topic_panel.rs` as the panel.
 
 pub mod colors;
 pub mod input;

@@ -223,7 +223,12 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
             ),
             iteration: i,
             world,
-            diagram: tree_marks(&before, &[]),
+            // An empty tree draws nothing: show the root it is about to become.
+            diagram: if before.is_empty() {
+                tree_marks(&after, &[(fat, Role::Active)])
+            } else {
+                tree_marks(&before, &[])
+            },
             target: None,
         });
         for e in &events.0 {

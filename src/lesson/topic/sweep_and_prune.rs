@@ -514,7 +514,7 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
     }
     TopicTrace {
         world_title: "World: bodies and their boxes".to_string(),
-        diagram_title: "Intervals on x, in list order".to_string(),
+        diagram_title: "x intervals, list order".to_string(),
         quiz: quiz(&frames),
         steps,
         table: None,
