@@ -378,6 +378,70 @@ fn predict_mode_scores_clicks_on_the_next_support_point() {
     assert_eq!(stats["predictions"]["skipped"], 0, "{stats}");
 }
 
+/// Predict mode in a topic lesson, driven by the mouse: in lesson 11, K turns it on, the
+/// third → stops before the AABB's τ is shown and outlines the world view, and a click
+/// where `render --predict` puts the point of the box farthest from the shape scores a
+/// hit.
+#[test]
+fn predict_mode_in_the_bounding_volumes_lesson_scores_a_click_on_the_worst_point() {
+    if !display_tools_available(&["xvfb-run", "Xvfb", "xdotool", "import"]) {
+        return;
+    }
+    let dir = out_dir("predict-topic");
+    let lesson = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons/11_bounding_volumes.ron");
+    let json = dir.join("next.json");
+    render_sized(
+        &lesson,
+        &dir.join("step-2.png"),
+        "1280x800",
+        &[
+            "--frames",
+            "2",
+            "--ui",
+            "--lesson-step",
+            "2",
+            "--predict",
+            json.to_str().unwrap(),
+        ],
+    );
+    let question: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(question["step"], 3, "{question}");
+    assert_eq!(question["view"], "world", "{question}");
+    let a = &question["answers_px"][0];
+    let (x, y) = (a[0].as_f64().unwrap(), a[1].as_f64().unwrap());
+
+    let display = VirtualDisplay::start();
+    let app = sandbox_command(&display, &dir.join("config"))
+        .args([
+            "open".as_ref(),
+            lesson.as_os_str(),
+            "--exit-after".as_ref(),
+            "15".as_ref(),
+            "--frame-stats".as_ref(),
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the sandbox starts");
+    std::thread::sleep(Duration::from_secs(5));
+    let pause = || std::thread::sleep(Duration::from_millis(700));
+    display.xdotool(&["mousemove", "1000", "700"]);
+    for key in ["k", "Right", "Right", "Right"] {
+        display.xdotool(&["key", key]);
+        pause();
+    }
+    display.screenshot(&dir.join("asking.png"));
+    display.xdotool(&["mousemove", &format!("{x:.0}"), &format!("{y:.0}")]);
+    pause();
+    display.xdotool(&["click", "1"]);
+    pause();
+    display.screenshot(&dir.join("answered.png"));
+    let output = app.wait_with_output().expect("the sandbox exits");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stats = frame_stats_of(&String::from_utf8_lossy(&output.stdout));
+    assert_eq!(stats["predictions"]["asked"], 1, "{stats}");
+    assert_eq!(stats["predictions"]["hits"], 1, "{stats}");
+}
+
 /// A lesson step exported as SVG for slides: a whole document the size of the views,
 /// each view clipped, the shapes as polygons and the titles and labels as text.
 #[test]

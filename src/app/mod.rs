@@ -173,8 +173,9 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
             if options.frame_stats {
                 let mut line = frames.recorder.summary().to_json();
                 // In a lesson, predict mode's score too (scripts and the window tests).
-                if let Some(mode) = &state.lesson {
-                    let b = &mode.predict.board;
+                let board = (state.lesson.as_ref().map(|m| &m.predict.board))
+                    .or(state.topic.as_ref().map(|m| &m.predict.board));
+                if let Some(b) = board {
                     line.pop();
                     line += &format!(
                         ",\"predictions\":{{\"asked\":{},\"hits\":{},\"skipped\":{}}}}}",
@@ -294,6 +295,9 @@ fn open_window(options: &AppOptions) -> Result<(AppState, panels::Panels, Option
             if let Some(mode) = state.lesson.as_mut() {
                 r.lesson.apply(mode)?;
             }
+            if let Some(mode) = state.topic.as_mut() {
+                r.lesson.apply_topic(mode)?;
+            }
             Some(r.clone())
         }
         Mode::Interactive => None,
@@ -328,13 +332,15 @@ fn handle_input(
     if panels.modal_open() {
         input.withhold_for_modal();
     }
-    let in_lesson = state.lesson.is_some();
+    let in_lesson = state.in_lesson();
     // Tab hides the side panels (input::global_keys); egui would also take it to move
     // its keyboard focus, and a focused button then keeps every later key.
     let tab_toggles_panels = render.is_none() && !in_lesson && !input.ui_wants_keyboard && input.key(Key::Tab);
     let mut screenshot = false;
     if render.is_none() {
-        if in_lesson {
+        if state.topic.is_some() {
+            lesson::topic_mode::handle_app(state, &input, frames.last_mouse_px);
+        } else if in_lesson {
             lesson::input::handle_app(state, &input, frames.last_mouse_px);
         } else {
             input::camera_input(state, &input, frames.last_mouse_px);
@@ -360,6 +366,7 @@ fn simulate(state: &mut AppState, render: &Option<RenderOptions>, frame: u32) ->
     let mut simulated_s = 0.0;
     match render {
         // Lesson mode: time is frozen; only the player moves, through recorded steps.
+        _ if state.topic.is_some() => lesson::topic_mode::advance(state, render.is_none()),
         _ if state.lesson.is_some() => lesson::advance_player(state, render.is_none()),
         Some(r) => {
             if frame > 0 {
@@ -425,7 +432,7 @@ fn overlay(
         // The panels' sizes are known now: fit the scene in the space they leave.
         state.fit_view();
     }
-    if intents.in_lesson && state.lesson.is_none() {
+    if intents.in_lesson && !state.in_lesson() {
         // egui's slide-in takes about 0.1 s.
         frames.fit_at_frame = frames.frame + 12;
     }
@@ -447,6 +454,16 @@ fn draw_frame(state: &mut AppState, render: &Option<RenderOptions>, screen: Vec2
             lesson::svg::start(screen);
         }
         lesson::draw(mode);
+        if record {
+            mode.last_svg = lesson::svg::finish();
+        }
+    } else if let Some(mode) = state.topic.as_mut() {
+        mode.fit_if_needed(screen, viewport);
+        let record = mode.export_svg || render.as_ref().is_some_and(|r| r.svg_out.is_some());
+        if record {
+            lesson::svg::start(screen);
+        }
+        lesson::topic_view::draw(mode);
         if record {
             mode.last_svg = lesson::svg::finish();
         }
@@ -487,13 +504,17 @@ fn finish_frame(
             if r.stats {
                 println!("{}", frames.stats.summary(state.world.bodies().len()));
             }
-            if let (Some(path), Some(svg)) = (&r.svg_out, state.lesson.as_ref().and_then(|m| m.last_svg.as_ref())) {
+            let last_svg = (state.lesson.as_ref().and_then(|m| m.last_svg.as_ref()))
+                .or(state.topic.as_ref().and_then(|m| m.last_svg.as_ref()));
+            if let (Some(path), Some(svg)) = (&r.svg_out, last_svg) {
                 if let Err(e) = crate::scene::write_atomically(path, svg.as_bytes()) {
                     return Some(Err(format!("cannot write {}: {e}", path.display())));
                 }
             }
-            if let (Some(path), Some(mode)) = (&r.predict_out, &state.lesson) {
-                if let Err(e) = std::fs::write(path, mode.next_question_json().to_string() + "\n") {
+            let question = (state.lesson.as_ref().map(|m| m.next_question_json()))
+                .or(state.topic.as_ref().map(|m| m.next_question_json()));
+            if let (Some(path), Some(question)) = (&r.predict_out, question) {
+                if let Err(e) = std::fs::write(path, question.to_string() + "\n") {
                     return Some(Err(format!("cannot write {}: {e}", path.display())));
                 }
             }
@@ -505,9 +526,15 @@ fn finish_frame(
             }
             return Some(save_screenshot(&r.out).map(|_| ()));
         }
-    } else if let Some(svg) = state.lesson.as_mut().filter(|m| m.export_svg).and_then(|m| {
+    } else if let Some(svg) = (state.lesson.as_mut().filter(|m| m.export_svg).and_then(|m| {
         m.export_svg = false;
         m.last_svg.take()
+    }))
+    .or_else(|| {
+        state.topic.as_mut().filter(|m| m.export_svg).and_then(|m| {
+            m.export_svg = false;
+            m.last_svg.take()
+        })
     }) {
         let dir = screenshot::screenshot_dir();
         let path = screenshot::next_path(&dir, "svg");

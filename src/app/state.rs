@@ -84,6 +84,9 @@ pub struct AppState {
     /// Lesson mode: set when the scene has a `lesson` block; time is frozen and the
     /// lesson player replaces the sandbox's tools and panels.
     pub lesson: Option<super::lesson::LessonMode>,
+    /// Lesson mode for a lesson whose trace is not the narrow phase's (lessons 11 on:
+    /// bounding volumes, sweep and prune, …); at most one of `lesson` and `topic` is set.
+    pub topic: Option<super::lesson::topic_mode::TopicMode>,
     /// Slow mode (N): exactly one fixed step per frame while running, whatever the frame
     /// time, so a fast event (a projectile meeting a wall) can be watched step by step.
     pub one_step_per_frame: bool,
@@ -122,6 +125,7 @@ impl AppState {
             debug_cache: DebugCache::default(),
             minkowski_inset: Default::default(),
             lesson: super::lesson::LessonMode::from_scene(scene, screen_size_px),
+            topic: super::lesson::topic_mode::TopicMode::from_scene(scene, screen_size_px),
             one_step_per_frame: false,
             stir: Stir::default(),
         };
@@ -145,6 +149,12 @@ impl AppState {
         self.fit_view();
     }
 
+    /// True in lesson mode, whatever the lesson's topic: the sandbox's tools, panels and
+    /// clock are set aside.
+    pub fn in_lesson(&self) -> bool {
+        self.lesson.is_some() || self.topic.is_some()
+    }
+
     /// A short name for the title and the status bar.
     pub fn scene_name(&self) -> String {
         self.scene_path.as_ref().and_then(|p| p.file_name()).map_or_else(
@@ -157,6 +167,9 @@ impl AppState {
     pub fn fit_view(&mut self) {
         if let Some(lesson) = self.lesson.as_mut() {
             lesson.refit();
+        }
+        if let Some(topic) = self.topic.as_mut() {
+            topic.refit();
         }
         let boxes: Vec<_> = self.world.bodies().iter().map(|(_, body)| body.aabb()).collect();
         if let Some(b) = super::camera::worth_seeing(&boxes, self.world.scene_bounds()) {

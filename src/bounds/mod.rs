@@ -38,6 +38,7 @@ pub use circle::{minimal_enclosing_circle, BoundingCircle};
 pub use kdop::{Kdop8, KDOP8_DIRECTIONS};
 pub use obb::{Obb, ObbMethod};
 pub use tightness::{
-    distance_to_shape, shape_diameter, tightness, tightness_with_resolution, Tightness, DEFAULT_TIGHTNESS_RESOLUTION,
+    closest_point_on_shape, distance_to_shape, shape_diameter, shape_diameter_points, tightness,
+    tightness_with_resolution, Tightness, DEFAULT_TIGHTNESS_RESOLUTION,
 };
 pub use volume::{bound_shape, BoundKind, BoundingVolume};

@@ -49,6 +49,10 @@ pub struct Tightness {
     pub diameter: f32,
     /// `tau / diameter` (dimensionless).
     pub rho: f32,
+    /// The point of the volume where it fits worst: `tau` from the shape (world frame).
+    pub far_point: Vec2,
+    /// The point of the shape nearest `far_point`: with it, the pair realising `tau`.
+    pub near_point: Vec2,
 }
 
 /// Tightness of `volume` (world frame) around `shape` placed by `pose`, on a 64-cell
@@ -79,6 +83,8 @@ pub fn tightness_with_resolution(shape: &Shape, pose: &Pose, volume: &BoundingVo
             tau_error: 0.0,
             diameter,
             rho: 0.0,
+            far_point: lo,
+            near_point: closest_point_on_shape(shape, pose, lo),
         };
     }
     let h = side / resolution as f32;
@@ -131,6 +137,7 @@ pub fn tightness_with_resolution(shape: &Shape, pose: &Pose, volume: &BoundingVo
         Vec2::new(-r, -r),
     ];
     let mut tau = sampled_max;
+    let mut far_point = candidates.first().map_or(lo, |c| c.1);
     for &(start_value, start) in candidates.iter().take(8) {
         let (mut value, mut q) = (start_value, start);
         let mut step = 0.5 * h;
@@ -152,7 +159,9 @@ pub fn tightness_with_resolution(shape: &Shape, pose: &Pose, volume: &BoundingVo
                 _ => step *= 0.5,
             }
         }
-        tau = tau.max(value);
+        if value > tau {
+            (tau, far_point) = (value, q);
+        }
     }
     let bound = sampled_max + h * (std::f32::consts::FRAC_1_SQRT_2 + 0.5);
     Tightness {
@@ -160,6 +169,68 @@ pub fn tightness_with_resolution(shape: &Shape, pose: &Pose, volume: &BoundingVo
         tau_error: (bound - tau).max(0.0),
         diameter,
         rho: if diameter > 0.0 { tau / diameter } else { 0.0 },
+        far_point,
+        near_point: closest_point_on_shape(shape, pose, far_point),
+    }
+}
+
+/// The point of the filled shape placed by `pose` nearest `world_point` (world frame):
+/// the point itself when it is inside.
+pub fn closest_point_on_shape(shape: &Shape, pose: &Pose, world_point: Vec2) -> Vec2 {
+    let q = pose.apply_inv_point(world_point);
+    let on_segment = |a: Vec2, b: Vec2| {
+        let ab = b - a;
+        let t = if ab.length_squared() > 0.0 {
+            ((q - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        a + ab * t
+    };
+    let local = match shape {
+        Shape::Circle(c) => {
+            let r = c.radius();
+            if q.length() <= r {
+                q
+            } else {
+                q.normalize_or_zero() * r
+            }
+        }
+        Shape::Segment(s) => on_segment(s.a(), s.b()),
+        Shape::Polygon(p) => {
+            if distance_to_shape(shape, pose, world_point) == 0.0 {
+                q
+            } else {
+                let v = p.vertices();
+                (0..v.len())
+                    .map(|i| on_segment(v[i], v[(i + 1) % v.len()]))
+                    .min_by(|a, b| a.distance_squared(q).total_cmp(&b.distance_squared(q)))
+                    .unwrap_or(q)
+            }
+        }
+    };
+    pose.apply_point(local)
+}
+
+/// Two points of the shape (local frame) at the largest distance from each other: the
+/// pair behind [`shape_diameter`] (a circle gives the ends of its horizontal diameter).
+pub fn shape_diameter_points(shape: &Shape) -> (Vec2, Vec2) {
+    match shape {
+        Shape::Circle(c) => (Vec2::new(-c.radius(), 0.0), Vec2::new(c.radius(), 0.0)),
+        Shape::Segment(s) => (s.a(), s.b()),
+        Shape::Polygon(p) => {
+            let hull = super::hull::convex_hull(p.vertices());
+            let mut best = (0.0f32, Vec2::ZERO, Vec2::ZERO);
+            for i in 0..hull.len() {
+                for j in i + 1..hull.len() {
+                    let d = hull[i].distance_squared(hull[j]);
+                    if d > best.0 {
+                        best = (d, hull[i], hull[j]);
+                    }
+                }
+            }
+            (best.1, best.2)
+        }
     }
 }
 

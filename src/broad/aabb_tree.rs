@@ -43,6 +43,39 @@ pub const DEFAULT_TREE_MARGIN: f32 = 0.1;
 /// "No node".
 const NULL: u32 = u32::MAX;
 
+/// Watches an insertion into a [`DynamicTree`] ([`DynamicTree::create_proxy_recorded`]):
+/// every node of the descent with the costs that decided it, and every rotation on the
+/// way back up. Every method has an empty default and the normal path passes
+/// [`NoTreeRecord`], whose calls compile to nothing. The lessons record with it
+/// (`lesson::topic`); it reads, it never steers.
+pub trait TreeRecorder {
+    /// At internal node `node` (its box), the new leaf `leaf`: `direct` is the cost of
+    /// making the leaf this node's sibling, `costs[k]` of descending into child `k`
+    /// (boxes `children[k]`); `chosen` is the child descended into, `None` when the
+    /// descent stops here.
+    fn descend(
+        &mut self,
+        _node: &Aabb,
+        _leaf: &Aabb,
+        _children: [&Aabb; 2],
+        _direct: f32,
+        _costs: [f32; 2],
+        _chosen: Option<usize>,
+    ) {
+    }
+    /// The descent ended at `sibling` (its box): a new parent holds it and the leaf.
+    fn sibling(&mut self, _sibling: &Aabb) {}
+    /// Rebalancing lifted the child with box `lifted` (height `lifted_height`) into the
+    /// place of its parent, whose box was `demoted`.
+    fn rotate(&mut self, _demoted: &Aabb, _lifted: &Aabb, _lifted_height: u32) {}
+}
+
+/// The recorder that records nothing (the normal path).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTreeRecord;
+
+impl TreeRecorder for NoTreeRecord {}
+
 /// A fat box is refitted when it has grown beyond the new fat box plus this many margins
 /// (e.g. a fast body came to rest with a stretched box).
 const SHRINK_MARGINS: f32 = 4.0;
@@ -162,11 +195,17 @@ impl DynamicTree {
 
     /// Adds a proxy with tight box `aabb` (fattened by the margin) carrying `user_data`.
     pub fn create_proxy(&mut self, aabb: Aabb, user_data: u32) -> ProxyId {
+        self.create_proxy_recorded(aabb, user_data, &mut NoTreeRecord)
+    }
+
+    /// [`Self::create_proxy`], telling `recorder` how the insertion went.
+    #[inline]
+    pub fn create_proxy_recorded<R: TreeRecorder>(&mut self, aabb: Aabb, user_data: u32, recorder: &mut R) -> ProxyId {
         let leaf = self.allocate();
         let node = &mut self.nodes[leaf as usize];
         node.aabb = aabb.inflated(self.margin);
         node.user_data = user_data;
-        self.insert_leaf(leaf);
+        self.insert_leaf(leaf, recorder);
         self.leaves += 1;
         ProxyId {
             index: leaf,
@@ -226,7 +265,7 @@ impl DynamicTree {
         }
         self.remove_leaf(id.index);
         self.nodes[id.index as usize].aabb = fat;
-        self.insert_leaf(id.index);
+        self.insert_leaf(id.index, &mut NoTreeRecord);
         Some(true)
     }
 
@@ -370,7 +409,7 @@ impl DynamicTree {
 
     /// Inserts the (already allocated) leaf by the surface-area heuristic, then refits
     /// and rebalances the ancestors.
-    fn insert_leaf(&mut self, leaf: u32) {
+    fn insert_leaf<R: TreeRecorder>(&mut self, leaf: u32, recorder: &mut R) {
         if self.root == NULL {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL;
@@ -395,13 +434,28 @@ impl DynamicTree {
                 new_cost + inherited_cost
             };
             let (cost1, cost2) = (child_cost(node.child1), child_cost(node.child2));
+            let children = [
+                &self.nodes[node.child1 as usize].aabb,
+                &self.nodes[node.child2 as usize].aabb,
+            ];
             if direct_cost < cost1 && direct_cost < cost2 {
+                recorder.descend(&node.aabb, &leaf_box, children, direct_cost, [cost1, cost2], None);
                 break;
             }
             // Ties (and NaN costs from infinite boxes) go to child 2: any choice is valid.
-            index = if cost1 < cost2 { node.child1 } else { node.child2 };
+            let chosen = if cost1 < cost2 { 0 } else { 1 };
+            recorder.descend(
+                &node.aabb,
+                &leaf_box,
+                children,
+                direct_cost,
+                [cost1, cost2],
+                Some(chosen),
+            );
+            index = if chosen == 0 { node.child1 } else { node.child2 };
         }
         let sibling = index;
+        recorder.sibling(&self.nodes[sibling as usize].aabb);
 
         // A new parent takes the sibling's place, with the sibling and the leaf below it.
         let old_parent = self.nodes[sibling as usize].parent;
@@ -418,7 +472,7 @@ impl DynamicTree {
         self.replace_child(old_parent, sibling, new_parent);
         self.nodes[sibling as usize].parent = new_parent;
         self.nodes[leaf as usize].parent = new_parent;
-        self.refit_upwards(self.nodes[leaf as usize].parent);
+        self.refit_upwards(self.nodes[leaf as usize].parent, recorder);
     }
 
     /// Unlinks a leaf (the node stays allocated); its sibling takes the parent's place.
@@ -435,7 +489,7 @@ impl DynamicTree {
         self.nodes[sibling as usize].parent = grand_parent;
         self.release(parent);
         self.nodes[leaf as usize].parent = NULL;
-        self.refit_upwards(grand_parent);
+        self.refit_upwards(grand_parent, &mut NoTreeRecord);
     }
 
     /// In `parent` (or at the root when `parent` is NULL), `old` becomes `new`.
@@ -453,9 +507,9 @@ impl DynamicTree {
     }
 
     /// From `index` to the root: rebalance, then recompute height and box.
-    fn refit_upwards(&mut self, mut index: u32) {
+    fn refit_upwards<R: TreeRecorder>(&mut self, mut index: u32, recorder: &mut R) {
         while index != NULL {
-            index = self.balance(index);
+            index = self.balance(index, recorder);
             let node = self.nodes[index as usize];
             let (c1, c2) = (&self.nodes[node.child1 as usize], &self.nodes[node.child2 as usize]);
             let (height, aabb) = (1 + c1.height.max(c2.height), c1.aabb.union(&c2.aabb));
@@ -476,7 +530,7 @@ impl DynamicTree {
     ///          /  \          /   \               give: up's shorter child
     ///       keep  give    stay   give
     /// ```
-    fn balance(&mut self, a: u32) -> u32 {
+    fn balance<R: TreeRecorder>(&mut self, a: u32, recorder: &mut R) -> u32 {
         let node = self.nodes[a as usize];
         if node.is_leaf() || node.height < 2 {
             return a;
@@ -491,6 +545,7 @@ impl DynamicTree {
             return a;
         };
         let up_node = self.nodes[up as usize];
+        recorder.rotate(&node.aabb, &up_node.aabb, up_node.height);
         let (f, g) = (up_node.child1, up_node.child2);
         let (keep, give) = if self.nodes[f as usize].height > self.nodes[g as usize].height {
             (f, g)
@@ -553,6 +608,50 @@ mod tests {
 
     fn unit_box(x: f32, y: f32) -> Aabb {
         Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0))
+    }
+
+    #[test]
+    fn a_recorded_insertion_builds_the_same_tree_and_reports_its_descent_and_rotations() {
+        #[derive(Default)]
+        struct Count {
+            descents: u32,
+            siblings: u32,
+            rotations: u32,
+        }
+        impl TreeRecorder for Count {
+            fn descend(
+                &mut self,
+                node: &Aabb,
+                _: &Aabb,
+                children: [&Aabb; 2],
+                _: f32,
+                costs: [f32; 2],
+                chosen: Option<usize>,
+            ) {
+                assert!(contains_box(node, children[0]) && contains_box(node, children[1]));
+                if let Some(k) = chosen {
+                    assert!(costs[k] <= costs[1 - k]);
+                }
+                self.descents += 1;
+            }
+            fn sibling(&mut self, _: &Aabb) {
+                self.siblings += 1;
+            }
+            fn rotate(&mut self, _: &Aabb, _: &Aabb, _: u32) {
+                self.rotations += 1;
+            }
+        }
+        let (mut plain, mut recorded) = (DynamicTree::default(), DynamicTree::default());
+        let mut count = Count::default();
+        // A row: without rotations it would be a list.
+        for i in 0..12 {
+            plain.create_proxy(unit_box(2.0 * i as f32, 0.0), i);
+            recorded.create_proxy_recorded(unit_box(2.0 * i as f32, 0.0), i, &mut count);
+        }
+        assert_eq!(plain.node_views(), recorded.node_views());
+        assert_eq!(count.siblings, 11, "every insert after the first finds a sibling");
+        assert!(count.rotations > 0 && count.descents > 0);
+        assert!(recorded.height() <= 5, "height {}", recorded.height());
     }
 
     #[test]

@@ -49,11 +49,11 @@ mod spatial_hash;
 mod sweep_and_prune;
 mod tree_broad_phase;
 
-pub use aabb_tree::{DynamicTree, ProxyId, TreeNodeView, DEFAULT_TREE_MARGIN};
+pub use aabb_tree::{DynamicTree, NoTreeRecord, ProxyId, TreeNodeView, TreeRecorder, DEFAULT_TREE_MARGIN};
 pub use brute_force::BruteForce;
 pub use pairs::{is_usable, Proxy};
 pub use spatial_hash::{GridCell, SpatialHash, DEFAULT_OVERSIZE_CELLS, MAX_OVERSIZE_CELLS};
-pub use sweep_and_prune::{SapInterval, SweepAndPrune};
+pub use sweep_and_prune::{NoSapRecord, SapInterval, SapOutcome, SapRecorder, SweepAndPrune};
 pub use tree_broad_phase::AabbTreeBroadPhase;
 
 use serde::{Deserialize, Serialize};

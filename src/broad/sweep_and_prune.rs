@@ -47,6 +47,45 @@ pub struct SapInterval {
     pub is_static: bool,
 }
 
+/// What the sweep decided about a later interval `b` while scanning from `a`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SapOutcome {
+    /// `b` starts after `a` ends: the scan from `a` stops here.
+    Stop,
+    /// `b`'s box is unusable (NaN or inverted): skipped.
+    Unusable,
+    /// Both are static: never a pair.
+    BothStatic,
+    /// The x intervals overlap and so do the y intervals: a pair.
+    Pair,
+    /// The x intervals overlap, the y intervals do not.
+    ApartInY,
+}
+
+/// Watches [`SweepAndPrune::update_recorded`] work: every method has an empty default,
+/// and the normal path ([`SweepAndPrune::update`]) passes [`NoSapRecord`], whose calls
+/// compile to nothing, so recording costs nothing when no one asks for it. The lessons
+/// record with it (`lesson::topic`); it reads, it never steers.
+pub trait SapRecorder {
+    /// The keys were refreshed from this step's boxes; `intervals` is last step's order
+    /// (before sorting). `full_sort` says whether a full sort follows instead of the
+    /// insertion sort.
+    fn keys_refreshed(&mut self, _intervals: &[SapInterval], _full_sort: bool) {}
+    /// The insertion sort moved `moving` one place left, past `passed` (`passed.min_x >
+    /// moving.min_x`).
+    fn swap(&mut self, _moving: &SapInterval, _passed: &SapInterval) {}
+    /// The order is final; the sweep starts.
+    fn sorted(&mut self, _intervals: &[SapInterval]) {}
+    /// The sweep from `a` reached `b` and decided `outcome`.
+    fn compare(&mut self, _a: &SapInterval, _b: &SapInterval, _outcome: SapOutcome) {}
+}
+
+/// The recorder that records nothing (the normal path).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoSapRecord;
+
+impl SapRecorder for NoSapRecord {}
+
 /// Sweep and prune with a persistent, insertion-sorted interval list.
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
@@ -72,6 +111,18 @@ impl SweepAndPrune {
     /// Re-sorts the intervals of `proxies` and sweeps; `out` gets the overlapping pairs,
     /// sorted.
     pub fn update(&mut self, proxies: &[Proxy], out: &mut Vec<(u32, u32)>) -> BroadPhaseStats {
+        self.update_recorded(proxies, out, &mut NoSapRecord)
+    }
+
+    /// [`Self::update`], telling `recorder` every swap of the sort and every comparison
+    /// of the sweep (what the sweep-and-prune lesson replays).
+    #[inline]
+    pub fn update_recorded<R: SapRecorder>(
+        &mut self,
+        proxies: &[Proxy],
+        out: &mut Vec<(u32, u32)>,
+        recorder: &mut R,
+    ) -> BroadPhaseStats {
         out.clear();
         let mut stats = BroadPhaseStats {
             kind: BroadPhaseKind::SweepAndPrune,
@@ -92,14 +143,16 @@ impl SweepAndPrune {
                 (f32::INFINITY, f32::NEG_INFINITY)
             };
         }
+        recorder.keys_refreshed(&self.intervals, full_sort);
         if full_sort {
             // Keys hold no NaN (unusable boxes got ±∞), so total_cmp agrees with `>` up to
             // the sign of zero, which the sweep's `<=` does not care about.
             self.intervals.sort_unstable_by(|a, b| a.min_x.total_cmp(&b.min_x));
             stats.rebuilt = true;
         } else {
-            stats.swaps = insertion_sort_by_min_x(&mut self.intervals);
+            stats.swaps = insertion_sort_recorded(&mut self.intervals, recorder);
         }
+        recorder.sorted(&self.intervals);
 
         for (i, a) in self.intervals.iter().enumerate() {
             if !a.usable {
@@ -109,13 +162,16 @@ impl SweepAndPrune {
             }
             for b in &self.intervals[i + 1..] {
                 if b.min_x > a.max_x {
+                    recorder.compare(a, b, SapOutcome::Stop);
                     break; // sorted: no later interval starts before a ends
                 }
                 stats.sweep_steps += 1;
                 if !b.usable {
+                    recorder.compare(a, b, SapOutcome::Unusable);
                     continue; // reached only when a.max_x is +∞
                 }
                 if a.is_static && b.is_static {
+                    recorder.compare(a, b, SapOutcome::BothStatic);
                     continue;
                 }
                 stats.bv_tests += 1;
@@ -123,7 +179,10 @@ impl SweepAndPrune {
                 // above), and a usable box has min ≤ max. What `Aabb::overlaps` tests
                 // beyond that is y.
                 if a.min_y <= b.max_y && b.min_y <= a.max_y {
+                    recorder.compare(a, b, SapOutcome::Pair);
                     push_pair(out, a.id, b.id);
+                } else {
+                    recorder.compare(a, b, SapOutcome::ApartInY);
                 }
             }
         }
@@ -160,14 +219,22 @@ impl SweepAndPrune {
     }
 }
 
-/// Sorts by `min_x` with adjacent moves, returning how many moves it made; O(N + swaps).
-/// Stable, so equal keys keep last step's order.
+/// The insertion sort without a recorder, for the tests.
+#[cfg(test)]
 pub(crate) fn insertion_sort_by_min_x(intervals: &mut [SapInterval]) -> u64 {
+    insertion_sort_recorded(intervals, &mut NoSapRecord)
+}
+
+/// Sorts by `min_x` with adjacent moves, returning how many moves it made; O(N + swaps).
+/// Stable, so equal keys keep last step's order. `recorder` hears of every move.
+#[inline]
+fn insertion_sort_recorded<R: SapRecorder>(intervals: &mut [SapInterval], recorder: &mut R) -> u64 {
     let mut swaps = 0u64;
     for i in 1..intervals.len() {
         let moving = intervals[i];
         let mut k = i;
         while k > 0 && intervals[k - 1].min_x > moving.min_x {
+            recorder.swap(&moving, &intervals[k - 1]);
             intervals[k] = intervals[k - 1];
             k -= 1;
         }
@@ -191,6 +258,49 @@ mod tests {
             id: slot,
             usable: true,
             is_static: false,
+        }
+    }
+
+    #[test]
+    fn a_recorded_update_answers_as_the_plain_one_and_hears_every_swap() {
+        use crate::bounds::Aabb;
+        use crate::math::Vec2;
+        #[derive(Default)]
+        struct Count {
+            swaps: u64,
+            compares: u64,
+            pairs: u64,
+        }
+        impl SapRecorder for Count {
+            fn swap(&mut self, moving: &SapInterval, passed: &SapInterval) {
+                assert!(passed.min_x > moving.min_x);
+                self.swaps += 1;
+            }
+            fn compare(&mut self, _a: &SapInterval, _b: &SapInterval, outcome: SapOutcome) {
+                self.compares += 1;
+                self.pairs += u64::from(outcome == SapOutcome::Pair);
+            }
+        }
+        let boxes = |shift: f32| -> Vec<Proxy> {
+            (0..6)
+                .map(|i| {
+                    // Odd boxes run left, even ones right: they pass each other.
+                    let x = i as f32 + if i % 2 == 0 { shift } else { -shift };
+                    let min = Vec2::new(x, 0.1 * i as f32);
+                    Proxy::new(i, Aabb::new(min, min + Vec2::splat(1.2)), false)
+                })
+                .collect()
+        };
+        let (mut plain, mut recorded) = (SweepAndPrune::default(), SweepAndPrune::default());
+        for shift in [0.0, 0.7, 1.6] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let mut count = Count::default();
+            let s = plain.update(&boxes(shift), &mut a);
+            let r = recorded.update_recorded(&boxes(shift), &mut b, &mut count);
+            assert_eq!((a.clone(), s.swaps, s.bv_tests), (b, r.swaps, r.bv_tests));
+            assert_eq!(count.swaps, r.swaps);
+            assert_eq!(count.pairs, a.len() as u64);
+            assert!(count.compares >= r.sweep_steps);
         }
     }
 

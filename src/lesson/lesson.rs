@@ -14,6 +14,10 @@ pub enum LessonError {
     /// The scene has no `lesson` block.
     #[error("this scene is not a lesson (it has no `lesson` block)")]
     NotALesson,
+    /// The lesson's topic is not the one asked for (a narrow-phase lesson opened as a
+    /// topic lesson, or the other way round).
+    #[error("this lesson's topic is {0:?}")]
+    WrongTopic(crate::scene::Topic),
 }
 
 /// Why an edit during a lesson was refused; the lesson is left as it was.
@@ -114,6 +118,10 @@ impl Lesson {
     /// existing bodies, preset vertices make valid polygons).
     pub fn from_scene(scene: &Scene) -> Result<Lesson, LessonError> {
         let def = scene.def().lesson.clone().ok_or(LessonError::NotALesson)?;
+        if !def.topic.is_narrow() {
+            // Lessons 11 on: their own traces, `super::topic::TopicLesson`.
+            return Err(LessonError::WrongTopic(def.topic));
+        }
         let body = |index: usize| LessonBody {
             index,
             shape_def: scene.def().bodies[index].shape.clone(),

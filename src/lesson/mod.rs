@@ -22,6 +22,9 @@
 //!   point will be), scored against the trace ([`Question::score`], [`Scoreboard`]).
 //! - [`quiz`] (`quiz.rs`): the multiple-choice questions at the end of a lesson, built
 //!   from the trace ("which axis separated them?").
+//! - [`topic`]: lessons 11 on, whose traces are not a narrow phase's: bounding volumes,
+//!   sweep and prune, … Each step of a [`topic::TopicTrace`] carries its card, its marks
+//!   for the two views (data) and its predict target; the same [`Player`] plays it.
 //! - [`narrate`] (`narration.rs`): a card per step, with live numbers, and the line of
 //!   the algorithm's pseudocode ([`Listing`], `pseudocode.rs`) it is on.
 //!
@@ -47,10 +50,11 @@ pub mod predict;
 mod pseudocode;
 mod quiz;
 mod state;
+pub mod topic;
 
 pub use lesson::{EditError, ExactAnswer, Lesson, LessonError, MinkowskiPiece, MinkowskiView};
 pub use narration::{fmt_num, narrate, Card};
-pub use player::{loop_position, Granularity, LoopKind, LoopPosition, Player, StepKind};
+pub use player::{loop_position, Granularity, LoopKind, LoopPosition, Player, StepKind, Steps};
 pub use predict::{question, Attempt, Given, PredictView, Question, Scoreboard};
 pub use pseudocode::Listing;
 pub use quiz::{quiz, QuizQuestion};

@@ -1,6 +1,7 @@
 //! The lesson player: a cursor over a recorded trace.
 //!
-//! The player owns the [`Trace`] and only moves an index through it, so stepping back
+//! The player owns the trace (a narrow phase's [`Trace`], or another topic's
+//! [`super::topic::TopicTrace`]: anything that is [`Steps`]) and only moves an index through it, so stepping back
 //! shows exactly what stepping forward showed and nothing is ever recomputed. Playing
 //! advances by the elapsed time the caller passes in; the player never reads a clock.
 //!
@@ -143,6 +144,34 @@ pub fn loop_position(steps: &[TraceStep], index: usize) -> Option<LoopPosition> 
     }
 }
 
+/// What the player needs of a recorded trace: its length, where its iterations start,
+/// and a kind per step (what [`Player::retrace`] matches on to keep its place).
+pub trait Steps {
+    /// Number of steps.
+    fn step_count(&self) -> usize;
+    /// True when step `index` starts a new iteration (step 0 always does).
+    fn starts_iteration(&self, index: usize) -> bool;
+    /// The kind of step `index`, as a number: steps of one kind are matched up by their
+    /// ordinal when a trace is recomputed.
+    fn step_kind(&self, index: usize) -> u32;
+}
+
+impl Steps for Trace {
+    fn step_count(&self) -> usize {
+        self.steps.len()
+    }
+
+    fn starts_iteration(&self, index: usize) -> bool {
+        self.steps
+            .get(index)
+            .is_some_and(|s| StepKind::of(s).starts_iteration())
+    }
+
+    fn step_kind(&self, index: usize) -> u32 {
+        self.steps.get(index).map_or(u32::MAX, |s| StepKind::of(s) as u32)
+    }
+}
+
 /// What "play" advances by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Granularity {
@@ -155,8 +184,8 @@ pub enum Granularity {
 
 /// A cursor over a recorded trace, with play at a speed.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Player {
-    trace: Trace,
+pub struct Player<T = Trace> {
+    trace: T,
     /// Index of the step shown (steps `0..=cursor` have happened).
     cursor: usize,
     /// First step of every iteration, increasing, starting with 0.
@@ -172,9 +201,9 @@ pub struct Player {
 /// Default playing speed: two ticks a second, slow enough to read the numbers change.
 pub const DEFAULT_SPEED: f32 = 2.0;
 
-impl Player {
+impl<T: Steps> Player<T> {
     /// A player at the first step of `trace`, paused.
-    pub fn new(trace: Trace) -> Player {
+    pub fn new(trace: T) -> Player<T> {
         let iteration_starts = iteration_starts(&trace);
         Player {
             trace,
@@ -188,48 +217,23 @@ impl Player {
     }
 
     /// The recorded trace.
-    pub fn trace(&self) -> &Trace {
+    pub fn trace(&self) -> &T {
         &self.trace
     }
 
     /// Number of steps.
     pub fn len(&self) -> usize {
-        self.trace.steps.len()
+        self.trace.step_count()
     }
 
     /// True for an empty trace (nothing to show).
     pub fn is_empty(&self) -> bool {
-        self.trace.steps.is_empty()
+        self.len() == 0
     }
 
     /// Index of the step shown.
     pub fn cursor(&self) -> usize {
         self.cursor
-    }
-
-    /// The step shown.
-    pub fn step(&self) -> Option<&TraceStep> {
-        self.trace.steps.get(self.cursor)
-    }
-
-    /// The views' data at the step shown.
-    pub fn state(&self) -> StepState {
-        state_at(&self.trace, self.cursor)
-    }
-
-    /// The views' data at step `index` (clamped).
-    pub fn state_at(&self, index: usize) -> StepState {
-        state_at(&self.trace, index)
-    }
-
-    /// The loop pass of the step shown, numbered as its card numbers it.
-    pub fn loop_position(&self) -> Option<LoopPosition> {
-        loop_position(&self.trace.steps, self.cursor)
-    }
-
-    /// The narration card of the step shown.
-    pub fn card(&self) -> Card {
-        narrate(&self.trace, self.cursor)
     }
 
     fn last_index(&self) -> usize {
@@ -382,24 +386,17 @@ impl Player {
     /// Replaces the trace (after an edit recomputed it) and keeps the place where it
     /// can: the step of the same kind with the same ordinal among the steps of that kind
     /// (the third GJK iteration stays the third), otherwise the same index, clamped.
-    pub fn retrace(&mut self, trace: Trace) {
-        let target = self.step().map(|step| {
-            let kind = StepKind::of(step);
-            let ordinal = self.trace.steps[..self.cursor]
-                .iter()
-                .filter(|s| StepKind::of(s) == kind)
-                .count();
+    pub fn retrace(&mut self, trace: T) {
+        let target = (self.cursor < self.len()).then(|| {
+            let kind = self.trace.step_kind(self.cursor);
+            let ordinal = (0..self.cursor).filter(|&i| self.trace.step_kind(i) == kind).count();
             (kind, ordinal)
         });
         let index = target
             .and_then(|(kind, ordinal)| {
-                trace
-                    .steps
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| StepKind::of(s) == kind)
+                (0..trace.step_count())
+                    .filter(|&i| trace.step_kind(i) == kind)
                     .nth(ordinal)
-                    .map(|(i, _)| i)
             })
             .unwrap_or(self.cursor);
         self.iteration_starts = iteration_starts(&trace);
@@ -408,14 +405,37 @@ impl Player {
     }
 }
 
+impl Player<Trace> {
+    /// The step shown.
+    pub fn step(&self) -> Option<&TraceStep> {
+        self.trace.steps.get(self.cursor)
+    }
+
+    /// The views' data at the step shown.
+    pub fn state(&self) -> StepState {
+        state_at(&self.trace, self.cursor)
+    }
+
+    /// The views' data at step `index` (clamped).
+    pub fn state_at(&self, index: usize) -> StepState {
+        state_at(&self.trace, index)
+    }
+
+    /// The loop pass of the step shown, numbered as its card numbers it.
+    pub fn loop_position(&self) -> Option<LoopPosition> {
+        loop_position(&self.trace.steps, self.cursor)
+    }
+
+    /// The narration card of the step shown.
+    pub fn card(&self) -> Card {
+        narrate(&self.trace, self.cursor)
+    }
+}
+
 /// First step of every iteration.
-fn iteration_starts(trace: &Trace) -> Vec<usize> {
-    let mut starts: Vec<usize> = trace
-        .steps
-        .iter()
-        .enumerate()
-        .filter(|(i, s)| *i == 0 || StepKind::of(s).starts_iteration())
-        .map(|(i, _)| i)
+fn iteration_starts<T: Steps>(trace: &T) -> Vec<usize> {
+    let mut starts: Vec<usize> = (0..trace.step_count())
+        .filter(|&i| i == 0 || trace.starts_iteration(i))
         .collect();
     if starts.is_empty() {
         starts.push(0);

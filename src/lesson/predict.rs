@@ -261,8 +261,17 @@ impl Scoreboard {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// True when `scenes/lessons/<name>` is a narrow-phase lesson (1–10).
+    pub(crate) fn is_narrow(name: &str) -> bool {
+        let path = format!("{}/scenes/lessons/{name}", env!("CARGO_MANIFEST_DIR"));
+        crate::scene::load(path)
+            .ok()
+            .and_then(|s| s.def().lesson.as_ref().map(|l| l.topic.is_narrow()))
+            .unwrap_or(false)
+    }
 
     fn lesson(name: &str) -> Lesson {
         let path = format!("{}/scenes/lessons/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -273,6 +282,9 @@ mod tests {
     fn every_lesson_asks_something_and_its_answers_score_as_hits() {
         for e in std::fs::read_dir(format!("{}/scenes/lessons", env!("CARGO_MANIFEST_DIR"))).unwrap() {
             let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            if !is_narrow(&name) {
+                continue; // lessons 11 on ask through their topic traces (`topic.rs`)
+            }
             let l = lesson(&name);
             let mut asked = 0;
             for algorithm in l.algorithms() {

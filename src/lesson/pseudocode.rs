@@ -19,11 +19,19 @@ pub enum Listing {
     Clip,
     /// Decomposed shapes: piece pairs and their combination (`compound.rs`, `combine.rs`).
     Compound,
+    /// Bounding volumes and their tightness (`bounds/`; Zakharov and Sadykov 2003).
+    BoundingVolumes,
+    /// Sweep and prune (`broad/sweep_and_prune.rs`; Chulanov 2016).
+    SweepAndPrune,
+    /// The spatial hash (`broad/spatial_hash.rs`).
+    SpatialHash,
+    /// The dynamic AABB tree (`broad/aabb_tree.rs`).
+    DynamicTree,
 }
 
 impl Listing {
     /// Every listing, in the order lessons introduce them.
-    pub const ALL: [Listing; 7] = [
+    pub const ALL: [Listing; 11] = [
         Listing::Sat,
         Listing::NonConvexSat,
         Listing::CircleVoronoi,
@@ -31,6 +39,10 @@ impl Listing {
         Listing::Epa,
         Listing::Clip,
         Listing::Compound,
+        Listing::BoundingVolumes,
+        Listing::SweepAndPrune,
+        Listing::SpatialHash,
+        Listing::DynamicTree,
     ];
 
     /// A short name for the listing's heading.
@@ -43,6 +55,10 @@ impl Listing {
             Listing::Epa => "EPA",
             Listing::Clip => "Contact points by clipping",
             Listing::Compound => "Convex pieces, combined",
+            Listing::BoundingVolumes => "Bounding volumes and their tightness",
+            Listing::SweepAndPrune => "Sweep and prune (Chulanov 2016)",
+            Listing::SpatialHash => "Spatial hash",
+            Listing::DynamicTree => "Dynamic AABB tree",
         }
     }
 
@@ -56,6 +72,10 @@ impl Listing {
             Listing::Epa => EPA,
             Listing::Clip => CLIP,
             Listing::Compound => COMPOUND,
+            Listing::BoundingVolumes => BOUNDING_VOLUMES,
+            Listing::SweepAndPrune => SWEEP_AND_PRUNE,
+            Listing::SpatialHash => SPATIAL_HASH,
+            Listing::DynamicTree => DYNAMIC_TREE,
         }
     }
 }
@@ -217,4 +237,92 @@ const COMPOUND: &[&str] = &[
     "    (feet of perpendiculars on edges, vertices, crossings of two differences' edges)",
     "    if no Ai − Bj holds p strictly inside: p is on the boundary, stop",
     "normal = p / |p|, depth = |p|; contact points by clipping",
+];
+
+/// Lines of [`Listing::BoundingVolumes`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod bounding {
+    pub const SHAPE: usize = 0;
+    pub const DIAMETER: usize = 1;
+    pub const VOLUME: usize = 2;
+    pub const TAU: usize = 3;
+    pub const BEST: usize = 4;
+}
+
+const BOUNDING_VOLUMES: &[&str] = &[
+    "S = the shape, world frame",
+    "d = the largest distance between two points of S (two hull vertices)",
+    "for each kind V in AABB, circle, OBB (min-area, covariance), 8-DOP: build V around S",
+    "    τ = max over q in V of dist(q, S) (Hausdorff distance: q is where V fits worst); ρ = τ / d",
+    "the kind with the smallest ρ fits S best",
+];
+
+/// Lines of [`Listing::SweepAndPrune`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod sap {
+    pub const INTERVALS: usize = 0;
+    pub const SORT: usize = 1;
+    pub const SWAP: usize = 2;
+    pub const OUTER: usize = 3;
+    pub const INNER: usize = 4;
+    pub const STOP: usize = 5;
+    pub const TEST_Y: usize = 6;
+    pub const REPORT: usize = 7;
+}
+
+const SWEEP_AND_PRUNE: &[&str] = &[
+    "for each body: interval [min x, max x] of its box",
+    "keep the intervals sorted by min x (insertion sort: last step's order is nearly right)",
+    "    while an interval's min x is below its left neighbour's: swap them",
+    "for each interval a, in sorted order:",
+    "    for each later interval b:",
+    "        if b.min x > a.max x: stop (no later interval starts before a ends)",
+    "        the x intervals overlap: if the y intervals do too, (a, b) is a pair",
+    "report the pairs; the bodies move; next step: refresh the intervals, sort again (few swaps), sweep",
+];
+
+/// Lines of [`Listing::SpatialHash`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod hash {
+    pub const CELL: usize = 0;
+    pub const INSERT: usize = 1;
+    pub const OVERSIZE: usize = 2;
+    pub const CELLS: usize = 3;
+    pub const PAIRS: usize = 4;
+    pub const BIG: usize = 5;
+}
+
+const SPATIAL_HASH: &[&str] = &[
+    "cell size h (about the typical box's size)",
+    "for each box: add it to every cell its box covers",
+    "    a box covering too many cells is oversized: kept aside instead",
+    "for each occupied cell:",
+    "    every two boxes in it whose boxes overlap make a pair (each pair once)",
+    "each oversized box is tested against every other box",
+];
+
+/// Lines of [`Listing::DynamicTree`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod tree {
+    pub const INSERT: usize = 0;
+    pub const DESCEND: usize = 1;
+    pub const SIBLING: usize = 2;
+    pub const REFIT: usize = 3;
+    pub const ROTATE: usize = 4;
+    pub const QUERY: usize = 5;
+    pub const VISIT: usize = 6;
+}
+
+const DYNAMIC_TREE: &[&str] = &[
+    "insert leaf L (its box fattened by a margin):",
+    "    descend from the root to the child whose box grows least in perimeter",
+    "    make L and the sibling found children of a new parent",
+    "    walk back up, refitting every ancestor's box",
+    "    where a node's children differ in height by more than 1: lift the taller one (rotation)",
+    "query box Q: from the root,",
+    "    visit a node only if its box overlaps Q; a leaf reached is a candidate",
 ];

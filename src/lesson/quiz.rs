@@ -202,7 +202,7 @@ pub fn quiz(trace: &Trace) -> Vec<QuizQuestion> {
 /// A question whose choices are `choices` (deduplicated, sorted, at most six, the right
 /// one always kept) and whose answer is `right`; `None` when that leaves a single
 /// choice (nothing to choose).
-fn choose(prompt: &str, choices: &[String], right: &str, why: String) -> Option<QuizQuestion> {
+pub(crate) fn choose(prompt: &str, choices: &[String], right: &str, why: String) -> Option<QuizQuestion> {
     let mut all: Vec<String> = choices.to_vec();
     all.sort();
     all.dedup();
@@ -243,6 +243,9 @@ mod tests {
     fn every_lesson_has_a_quiz_whose_answers_are_among_the_choices() {
         for e in std::fs::read_dir(format!("{}/scenes/lessons", env!("CARGO_MANIFEST_DIR"))).unwrap() {
             let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            if !crate::lesson::predict::tests::is_narrow(&name) {
+                continue; // lessons 11 on carry their own quiz (`topic.rs`)
+            }
             for trace in trace_of(&name) {
                 let q = quiz(&trace);
                 assert!(q.len() >= 2, "{name}: {q:?}");

@@ -85,7 +85,13 @@ fn check_lesson(lesson: &LessonDef, def: &SceneDef) -> BodyResult<()> {
     if lesson.title.trim().is_empty() {
         return Err((vec![Step::Field("title")], not_empty("title")));
     }
-    for (k, index) in [lesson.pair.0, lesson.pair.1].into_iter().enumerate() {
+    // The pair names the two bodies of a narrow-phase lesson; other topics use every body.
+    let pairs: &[usize] = if lesson.topic.is_narrow() {
+        &[lesson.pair.0, lesson.pair.1]
+    } else {
+        &[]
+    };
+    for (k, &index) in pairs.iter().enumerate() {
         if index >= count {
             return Err((
                 vec![Step::Field("pair"), Step::Index(k)],
@@ -93,7 +99,7 @@ fn check_lesson(lesson: &LessonDef, def: &SceneDef) -> BodyResult<()> {
             ));
         }
     }
-    if lesson.pair.0 == lesson.pair.1 {
+    if lesson.topic.is_narrow() && lesson.pair.0 == lesson.pair.1 {
         return Err((
             vec![Step::Field("pair")],
             SceneProblem::InvalidLesson {

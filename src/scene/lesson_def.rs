@@ -30,6 +30,31 @@ use serde::{Deserialize, Serialize};
 /// on lesson shapes; 1 shows a cap being hit, more than 1000 only hides a cycle longer.
 pub const ITERATION_CAP_RANGE: std::ops::RangeInclusive<u32> = 1..=1000;
 
+/// What a lesson's trace records: the narrow phase on a pair of bodies, or another
+/// stage of the pipeline on the scene's bodies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Topic {
+    /// The narrow phase on `pair` (SAT, GJK, EPA, clipping): lessons 1–10.
+    #[default]
+    Narrow,
+    /// The bounding volumes of the first body, with their tightness (Zakharov and
+    /// Sadykov 2003).
+    BoundingVolumes,
+    /// Sweep and prune over the scene's bodies as they move (Chulanov 2016).
+    SweepAndPrune,
+    /// The uniform grid of the spatial hash over the scene's bodies.
+    SpatialHash,
+    /// The dynamic AABB tree: insertions with the perimeter cost, rotations, a query.
+    DynamicTree,
+}
+
+impl Topic {
+    /// True for the narrow-phase lessons.
+    pub fn is_narrow(&self) -> bool {
+        *self == Topic::Narrow
+    }
+}
+
 /// A lesson: what the lesson player shows for this scene.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -41,6 +66,12 @@ pub struct LessonDef {
     /// The paragraph the student reads before the first step. Default: empty.
     #[serde(default)]
     pub intro: String,
+    /// What the lesson's trace is a trace of. Default `Narrow`: the narrow phase on the
+    /// two bodies of `pair` (lessons 1–10); the other topics replay another part of the
+    /// pipeline on the scene's bodies and ignore `algorithm`, `compare_with`, `pair` and
+    /// `knobs`.
+    #[serde(default, skip_serializing_if = "Topic::is_narrow")]
+    pub topic: Topic,
     /// The algorithm the player starts with. Default `NonConvexSat`.
     #[serde(default)]
     pub algorithm: Algorithm,
@@ -66,6 +97,7 @@ impl LessonDef {
             number,
             title: title.into(),
             intro: String::new(),
+            topic: Topic::default(),
             algorithm: Algorithm::default(),
             compare_with: Vec::new(),
             pair: default_pair(),
@@ -90,7 +122,9 @@ impl LessonDef {
     /// names (its pair or a preset's) is gone: the lesson cannot be kept then.
     pub fn renumbered(&self, new_index: impl Fn(usize) -> Option<usize>) -> Option<LessonDef> {
         let mut lesson = self.clone();
-        lesson.pair = (new_index(self.pair.0)?, new_index(self.pair.1)?);
+        if self.topic.is_narrow() {
+            lesson.pair = (new_index(self.pair.0)?, new_index(self.pair.1)?);
+        }
         for preset in &mut lesson.presets {
             for over in &mut preset.bodies {
                 over.body = new_index(over.body)?;

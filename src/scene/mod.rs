@@ -64,7 +64,7 @@ pub use def::{
     FORMAT_VERSION, KILL_DISTANCE_RANGE_M,
 };
 pub use error::{BodyRef, SceneError, SceneProblem, TextPosition};
-pub use lesson_def::{BodyOverrideDef, KnobsDef, LessonDef, PresetDef};
+pub use lesson_def::{BodyOverrideDef, KnobsDef, LessonDef, PresetDef, Topic};
 pub use load::{load, parse};
 pub use save::{save, to_ron_string, write_atomically};
 pub use state_def::{BodyStateDef, PairStateDef, PointStateDef, StateDef, MAX_POINTS_PER_PAIR};

@@ -67,3 +67,32 @@ fn lesson_labels_never_overlap_at_any_step() {
     }
     assert!(checked > 1000, "only {checked} labels checked");
 }
+
+/// Lessons 11 on: the world view and the diagram, at every step of every preset.
+#[test]
+fn topic_lesson_labels_never_overlap_at_any_step() {
+    use super::topic_mode::TopicMode;
+    let mut checked = 0usize;
+    let mut lessons = 0;
+    for path in super::tests::all_lesson_paths() {
+        let scene = crate::scene::load(&path).unwrap();
+        let Some(opened) = TopicMode::from_scene(&scene, SCREEN) else {
+            continue;
+        };
+        lessons += 1;
+        for preset in std::iter::once(None).chain((0..opened.lesson.presets().len()).map(Some)) {
+            let mut mode = opened.clone();
+            mode.set_preset(preset).unwrap();
+            mode.fit(SCREEN, VIEWPORT);
+            for step in 0..mode.player.len() {
+                mode.player.seek(step);
+                let views = paint::record_labels(|| super::topic_view::draw(&mode));
+                assert_eq!(views.len(), 2);
+                let name = path.file_name().unwrap().to_string_lossy();
+                check(&views, &format!("{name}, preset {preset:?}, step {step}"));
+                checked += views.iter().map(|v| v.labels.len()).sum::<usize>();
+            }
+        }
+    }
+    assert!(lessons >= 1 && checked > 50, "{lessons} lessons, {checked} labels");
+}

@@ -16,6 +16,11 @@
 //! shapes, drag their vertices), each of which recomputes the trace once and lets the
 //! player keep its place ([`Player::retrace`]). Stepping never runs physics: the views
 //! read [`Player::state`], a pure function of the recorded steps.
+//!
+//! Lessons 11 on (`lesson::topic`: bounding volumes, sweep and prune, the spatial hash,
+//! the dynamic tree) open in [`topic_mode::TopicMode`] instead: the same player, predict
+//! mode, quiz and SVG export over a trace whose steps carry their own marks, drawn by
+//! `topic_view.rs` in a world view and a diagram, with `topic_panel.rs` as the panel.
 
 pub mod colors;
 pub mod input;
@@ -29,6 +34,9 @@ pub mod predict;
 mod quiz_view;
 pub mod strip;
 pub mod svg;
+pub mod topic_mode;
+pub mod topic_panel;
+pub mod topic_view;
 pub mod world_view;
 
 use super::camera::Camera;
@@ -95,11 +103,22 @@ impl Layout {
                 .min(size.y * 0.5)
         });
         let views_bottom = (hi.y - strip_h.map_or(0.0, |h| h + VIEW_GAP_PX)).max(lo.y);
-        let mid = lo.x + size.x * 0.5;
+        let mut layout = Layout::side_by_side((lo, Vec2::new(hi.x, views_bottom)), 0.5);
+        layout.strip = strip_h.map(|h| Rect::new(Vec2::new(lo.x, hi.y - h), hi));
+        layout
+    }
+
+    /// Two views side by side in `viewport`, the world taking `world_share` of the
+    /// width (the topic lessons give the wider picture more room), no strip.
+    pub fn side_by_side(viewport: (Vec2, Vec2), world_share: f32) -> Layout {
+        let (lo, hi) = viewport;
+        let size = (hi - lo).max(Vec2::splat(2.0 * VIEW_GAP_PX + 2.0));
+        let views_bottom = hi.y.max(lo.y);
+        let mid = lo.x + size.x * world_share.clamp(0.1, 0.9);
         Layout {
             world: Rect::new(lo, Vec2::new(mid - VIEW_GAP_PX * 0.5, views_bottom)),
             minkowski: Rect::new(Vec2::new(mid + VIEW_GAP_PX * 0.5, lo.y), Vec2::new(hi.x, views_bottom)),
-            strip: strip_h.map(|h| Rect::new(Vec2::new(lo.x, hi.y - h), hi)),
+            strip: None,
         }
     }
 }
@@ -493,7 +512,25 @@ pub(crate) mod tests {
     use super::*;
     use std::path::{Path, PathBuf};
 
+    /// The narrow-phase lessons (1–10), which open in [`LessonMode`].
     pub(crate) fn lesson_paths() -> Vec<PathBuf> {
+        all_lesson_paths()
+            .into_iter()
+            .filter(|p| {
+                crate::scene::load(p)
+                    .unwrap()
+                    .def()
+                    .lesson
+                    .as_ref()
+                    .unwrap()
+                    .topic
+                    .is_narrow()
+            })
+            .collect()
+    }
+
+    /// Every lesson scene, sorted.
+    pub(crate) fn all_lesson_paths() -> Vec<PathBuf> {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons");
         let mut all: Vec<PathBuf> = std::fs::read_dir(dir)
             .unwrap()

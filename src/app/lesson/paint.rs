@@ -210,16 +210,22 @@ pub fn draw_rectangle_lines(x: f32, y: f32, w: f32, h: f32, width: f32, color: C
 /// `text` in the characters macroquad's built-in font has (ASCII): the narration's true
 /// minus and dashes become hyphens, the star an asterisk.
 pub fn ascii(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '−' | '–' | '—' => '-',
-            '★' => '*',
-            '·' => '.',
-            '°' => 'd',
-            c if c.is_ascii() => c,
-            _ => '?',
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '−' | '–' | '—' => out.push('-'),
+            '★' => out.push('*'),
+            '·' => out.push('.'),
+            '°' => out.push('d'),
+            // The bounding-volume lessons' symbols, spelt out.
+            'τ' => out.push_str("tau"),
+            'ρ' => out.push_str("rho"),
+            '²' => out.push_str("^2"),
+            c if c.is_ascii() => out.push(c),
+            _ => out.push('?'),
+        }
+    }
+    out
 }
 
 /// Draws `text` (made ASCII) at a screen point.

@@ -67,7 +67,7 @@ impl LessonMenu {
                 requests.push(Request::Open(path));
                 ui.close_menu();
             }
-            if state.lesson.is_some() {
+            if state.in_lesson() {
                 ui.separator();
                 if ui.button("Exit lesson (back to the sandbox)").clicked() {
                     requests.push(Request::ExitLesson);
@@ -80,6 +80,11 @@ impl LessonMenu {
 
 /// Leaves lesson mode: the sandbox takes over with the lesson's shapes as edited.
 pub fn exit_lesson(state: &mut AppState) {
+    if state.topic.take().is_some() {
+        state.fit_view();
+        state.set_status("left the lesson: the sandbox runs (Space pauses)");
+        return;
+    }
     let Some(mode) = state.lesson.take() else {
         return;
     };
@@ -346,7 +351,7 @@ fn predict_ui(ui: &mut egui::Ui, mode: &mut LessonMode) -> Option<String> {
 }
 
 /// The narration card: title and text, the names of A and B in their colours.
-fn card_ui(ui: &mut egui::Ui, card: &Card) {
+pub(super) fn card_ui(ui: &mut egui::Ui, card: &Card) {
     egui::Frame::group(ui.style())
         .fill(Color32::from_rgb(32, 36, 44))
         .show(ui, |ui| {
@@ -358,7 +363,7 @@ fn card_ui(ui: &mut egui::Ui, card: &Card) {
 }
 
 /// The listing with the current line marked.
-fn pseudocode_ui(ui: &mut egui::Ui, card: &Card) {
+pub(super) fn pseudocode_ui(ui: &mut egui::Ui, card: &Card) {
     ui.label(RichText::new(format!("Pseudocode: {}", card.listing.name())).strong());
     egui::Frame::group(ui.style())
         .fill(Color32::from_rgb(22, 24, 28))
@@ -539,14 +544,18 @@ mod tests {
     }
 
     #[test]
-    fn the_lessons_menu_lists_the_ten_lessons_by_title() {
+    fn the_lessons_menu_lists_every_lesson_by_title() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons");
         let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
         paths.sort();
         paths.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/pool.ron"));
         let entries = lesson_entries(&paths);
-        assert_eq!(entries.len(), 10);
+        assert_eq!(entries.len(), paths.len() - 1, "every lesson, not the pool");
         assert!(entries.iter().any(|(_, n)| n.starts_with("6. GJK")), "{entries:?}");
+        assert!(
+            entries.iter().any(|(_, n)| n.starts_with("11. Bounding volumes")),
+            "{entries:?}"
+        );
     }
 
     #[test]

@@ -1,16 +1,22 @@
 //! The end-of-lesson quiz in the lesson panel: the questions `lesson::quiz` builds from
 //! the trace, a choice per question, then "Check answers" with a sentence on why.
 
-use super::LessonMode;
+use super::{LessonMode, QuizState};
+use crate::lesson::QuizQuestion;
 use egui::{Color32, RichText};
 
 /// The end-of-lesson quiz (`lesson::quiz`): open at the last step; pick, then check.
 pub fn quiz_ui(ui: &mut egui::Ui, mode: &mut LessonMode) {
     let questions = crate::lesson::quiz(mode.player.trace());
+    let at_end = mode.player.cursor() + 1 >= mode.player.len();
+    questions_ui(ui, &questions, &mut mode.quiz, at_end);
+}
+
+/// `questions`, answered in `quiz`; open once the player is `at_end`.
+pub fn questions_ui(ui: &mut egui::Ui, questions: &[QuizQuestion], quiz: &mut QuizState, at_end: bool) {
     if questions.is_empty() {
         return;
     }
-    let at_end = mode.player.cursor() + 1 >= mode.player.len();
     egui::CollapsingHeader::new(format!("Quiz ({} questions)", questions.len()))
         .default_open(true)
         .show(ui, |ui| {
@@ -18,7 +24,6 @@ pub fn quiz_ui(ui: &mut egui::Ui, mode: &mut LessonMode) {
                 ui.weak("Step to the answer (End) to take the quiz on what this trace did.");
                 return;
             }
-            let quiz = &mut mode.quiz;
             quiz.picked.resize(questions.len(), None);
             for (k, q) in questions.iter().enumerate() {
                 ui.label(RichText::new(format!("{}. {}", k + 1, q.prompt)).strong());

@@ -59,7 +59,7 @@ fn status_messages(ui: &mut egui::Ui, state: &AppState) {
         Some(s) => {
             ui.label(&s.text);
         }
-        None if state.lesson.is_some() => {
+        None if state.in_lesson() => {
             ui.label(super::lesson::panel::LESSON_HINT);
         }
         None => {
@@ -110,8 +110,11 @@ impl Panels {
         if let Some(mode) = state.lesson.as_mut() {
             super::lesson::panel::show(ctx, mode, &mut requests);
         }
+        if let Some(mode) = state.topic.as_mut() {
+            super::lesson::topic_panel::show(ctx, mode, &mut requests);
+        }
         let view: &AppState = state;
-        let side_panels = view.lesson.is_none() && !view.hide_side_panels;
+        let side_panels = !view.in_lesson() && !view.hide_side_panels;
         egui::SidePanel::left("left")
             .resizable(true)
             .default_width(260.0)
@@ -210,7 +213,7 @@ fn view_menu(ui: &mut egui::Ui, state: &AppState, requests: &mut UiRequests) {
 fn status_bar(ui: &mut egui::Ui, state: &AppState) {
     ui.horizontal(|ui| {
         let amber = egui::Color32::from_rgb(255, 190, 80);
-        if state.lesson.is_none() {
+        if !state.in_lesson() {
             // Right to left: the counts stay put at the right end while the messages on
             // the left come and go.
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

@@ -1,0 +1,241 @@
+//! The lesson panel of a topic lesson (lessons 11 on): title and introduction, the
+//! preset, the player, the step's card and pseudocode (the narrow lessons' widgets),
+//! predict mode, the topic's table, the quiz.
+
+use super::panel::{card_ui, coloured, pseudocode_ui, PANEL_WIDTH};
+use super::topic_mode::TopicMode;
+use super::{colors, quiz_view};
+use crate::app::panels::{Request, UiRequests};
+use crate::lesson::Granularity;
+use egui::{Color32, RichText};
+
+/// The panel on the right, in place of the sandbox's.
+pub fn show(ctx: &egui::Context, mode: &mut TopicMode, requests: &mut UiRequests) {
+    let mut exit = false;
+    let mut status: Option<Result<String, String>> = None;
+    egui::SidePanel::right("lesson")
+        .resizable(true)
+        .default_width(PANEL_WIDTH)
+        .show(ctx, |ui| {
+            ui.with_layout(egui::Layout::bottom_up(egui::Align::Min), |ui| {
+                ui.add_space(4.0);
+                ui.weak(
+                    "Right drag pans a view, the wheel zooms it. Keys: Right arrow: next, Left arrow: previous, \
+                     Home, End, Space: play, K: predict mode, F: fit.",
+                );
+                ui.separator();
+                ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        ui.horizontal(|ui| {
+                            ui.heading(format!("Lesson {}", mode.lesson.number()));
+                            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                                exit = ui.button("Exit lesson").clicked();
+                            });
+                        });
+                        ui.label(RichText::new(mode.lesson.title()).strong().size(16.0));
+                        egui::CollapsingHeader::new("Introduction")
+                            .default_open(true)
+                            .show(ui, |ui| {
+                                egui::ScrollArea::vertical()
+                                    .id_salt("intro")
+                                    .max_height(150.0)
+                                    .show(ui, |ui| {
+                                        ui.label(coloured(ui, mode.lesson.intro()));
+                                    });
+                            });
+                        ui.separator();
+                        if let Some(s) = preset_ui(ui, mode) {
+                            status = Some(s);
+                        }
+                        ui.separator();
+                        if let Some(s) = player_ui(ui, mode) {
+                            status = Some(Ok(s));
+                        }
+                        ui.separator();
+                        if let Some(step) = mode.player.trace().steps.get(mode.player.cursor()) {
+                            card_ui(ui, &step.card);
+                            ui.add_space(4.0);
+                            pseudocode_ui(ui, &step.card);
+                        }
+                        table_ui(ui, mode);
+                        ui.separator();
+                        let at_end = mode.player.cursor() + 1 >= mode.player.len();
+                        let questions = mode.player.trace().quiz.clone();
+                        quiz_view::questions_ui(ui, &questions, &mut mode.quiz, at_end);
+                        ui.add_space(6.0);
+                    });
+                });
+            });
+        });
+    if let Some(status) = status {
+        requests.push(Request::Status(status));
+    }
+    if exit {
+        requests.push(Request::ExitLesson);
+    }
+}
+
+fn preset_ui(ui: &mut egui::Ui, mode: &mut TopicMode) -> Option<Result<String, String>> {
+    if mode.lesson.presets().is_empty() {
+        return None;
+    }
+    let current = mode.lesson.preset();
+    let names: Vec<String> = mode.lesson.presets().iter().map(|p| p.name.clone()).collect();
+    let name = |p: Option<usize>| {
+        p.and_then(|i| names.get(i))
+            .map_or_else(|| "as written".to_string(), Clone::clone)
+    };
+    let mut chosen = current;
+    ui.horizontal(|ui| {
+        ui.label("Preset:");
+        egui::ComboBox::from_id_salt("preset")
+            .selected_text(name(current))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut chosen, None, "as written");
+                for (i, n) in names.iter().enumerate() {
+                    ui.selectable_value(&mut chosen, Some(i), n);
+                }
+            });
+    });
+    if let Some(p) = current.and_then(|i| mode.lesson.presets().get(i)) {
+        ui.label(RichText::new(&p.caption).italics());
+    }
+    (chosen != current).then(|| mode.set_preset(chosen).map(|()| format!("preset: {}", name(chosen))))
+}
+
+fn player_ui(ui: &mut egui::Ui, mode: &mut TopicMode) -> Option<String> {
+    let by_iteration = mode.player.granularity() == Granularity::Iteration;
+    let last = mode.player.len().saturating_sub(1);
+    let mut forward = false;
+    let p = &mut mode.player;
+    ui.horizontal(|ui| {
+        if ui.button("⏮ First").on_hover_text("Home").clicked() {
+            p.pause();
+            p.first();
+        }
+        if ui
+            .add_enabled(p.cursor() > 0, egui::Button::new("◀ Prev"))
+            .on_hover_text("Left arrow")
+            .clicked()
+        {
+            p.pause();
+            if by_iteration {
+                p.prev_iteration();
+            } else {
+                p.prev();
+            }
+        }
+        let next = egui::Button::new(RichText::new("Next ▶").strong()).fill(Color32::from_rgb(40, 80, 120));
+        if ui
+            .add_enabled(p.cursor() < last, next)
+            .on_hover_text("Right arrow")
+            .clicked()
+        {
+            p.pause();
+            forward = true;
+        }
+        if ui.button("Last ⏭").on_hover_text("End").clicked() {
+            p.pause();
+            p.last();
+        }
+        let play = if p.is_playing() { "⏸ Pause" } else { "▶ Play" };
+        if ui.button(play).on_hover_text("Space").clicked() {
+            if p.is_playing() {
+                p.pause();
+            } else {
+                p.play();
+            }
+        }
+    });
+    let mut index = p.cursor();
+    let slider = egui::Slider::new(&mut index, 0..=last).text("step").show_value(false);
+    if ui.add_enabled(last > 0, slider).changed() {
+        p.pause();
+        p.seek(index);
+    }
+    ui.label(format!("Step {} of {}", p.cursor() + 1, p.len()));
+    ui.horizontal(|ui| {
+        let mut g = p.granularity();
+        ui.radio_value(&mut g, Granularity::Step, "micro-steps");
+        ui.radio_value(&mut g, Granularity::Iteration, "whole iterations");
+        p.set_granularity(g);
+        let mut speed = p.speed();
+        if ui
+            .add(
+                egui::Slider::new(&mut speed, 0.25..=10.0)
+                    .logarithmic(true)
+                    .text("per s"),
+            )
+            .changed()
+        {
+            p.set_speed(speed);
+        }
+    });
+    let mut said = forward.then(|| mode.forward(by_iteration)).flatten();
+    ui.horizontal(|ui| {
+        if ui
+            .button("Export SVG")
+            .on_hover_text("This step's views as a vector picture, for slides (saved next to the screenshots)")
+            .clicked()
+        {
+            mode.export_svg = true;
+        }
+        let mut on = mode.predict.on;
+        if ui
+            .checkbox(&mut on, "Predict (K)")
+            .on_hover_text("Before each step with a question, click your answer; it is scored against the trace.")
+            .changed()
+        {
+            said = Some(mode.toggle_predict());
+        }
+        if mode.predict.on || mode.predict.board.asked() > 0 {
+            ui.weak(mode.score_text());
+        }
+    });
+    if let (Some(step), Some(prompt)) = (mode.predict.pending, mode.prompt()) {
+        let amber = colors::egui(colors::PREDICT);
+        let view = match mode.player.trace().steps[step].target.as_ref().map(|t| t.pane) {
+            Some(crate::lesson::topic::Pane::Diagram) => "the diagram",
+            _ => "the world view",
+        };
+        egui::Frame::group(ui.style())
+            .stroke(egui::Stroke::new(2.0, amber))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.label(
+                    RichText::new(format!("Predict step {}", step + 1))
+                        .strong()
+                        .color(amber),
+                );
+                ui.label(prompt);
+                ui.weak(format!(
+                    "Click in {view} (outlined). Next reveals it unscored; Esc closes the question."
+                ));
+            });
+    }
+    said
+}
+
+/// The topic's table (ρ per volume and shape, …).
+fn table_ui(ui: &mut egui::Ui, mode: &TopicMode) {
+    let Some(table) = &mode.player.trace().table else {
+        return;
+    };
+    ui.add_space(4.0);
+    egui::CollapsingHeader::new(&table.title)
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new("topic_table").striped(true).show(ui, |ui| {
+                for h in &table.header {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                for row in &table.rows {
+                    for cell in row {
+                        ui.monospace(cell);
+                    }
+                    ui.end_row();
+                }
+            });
+        });
+}
