@@ -170,7 +170,7 @@ pub fn draw_contacts(state: &AppState) {
     if hidden > 0 {
         let (lo, hi) = state.viewport_px;
         draw_text(
-            &format!("{hidden} contact points not drawn at this zoom: zoom in to see them"),
+            format!("{hidden} contact points not drawn at this zoom: zoom in to see them"),
             lo.x + 10.0,
             hi.y - 12.0,
             18.0,
