@@ -43,10 +43,11 @@ proptest! {
         let off = NarrowConfig { edge_tree: EdgeTreePolicy::Never, ..NarrowConfig::default() };
         let c_on = collide(&a, &pa, &b, &pb, Algorithm::NonConvexSat, &on, None);
         let c_off = collide(&a, &pa, &b, &pb, Algorithm::NonConvexSat, &off, None);
+        // The work differs by design: with the trees forced on, the axes that cannot
+        // change the answer are skipped (`sat_whole_outlines_pruned`), which usually
+        // projects far fewer axes, but may project a few more where the full loop stops
+        // at an early separating axis.
         prop_assert_eq!(answer(&c_on), answer(&c_off));
-        // Same axes; the vertex counts differ (a one-leaf tree scans its vertices twice,
-        // once for the max and once for the min).
-        prop_assert_eq!(c_on.work.axes_tested, c_off.work.axes_tested);
     }
 
     /// SatDecomposed and GjkEpa find their candidate piece pairs by descending both piece
