@@ -39,6 +39,8 @@ pub(super) struct BoxGrid {
     /// Per item, the question that last returned it (so each is returned once).
     seen: Vec<u32>,
     question: u32,
+    /// Items inserted.
+    inserted: usize,
 }
 
 impl BoxGrid {
@@ -51,6 +53,7 @@ impl BoxGrid {
         self.wide.clear();
         self.seen.clear();
         self.question = 0;
+        self.inserted = 0;
         self.cell = if cell.is_finite() { cell } else { 0.0 };
         if self.buckets.len() != BUCKETS {
             self.buckets = vec![Vec::new(); BUCKETS];
@@ -85,6 +88,7 @@ impl BoxGrid {
         if self.seen.len() <= id as usize {
             self.seen.resize(id as usize + 1, 0);
         }
+        self.inserted += 1;
         let Some((x0, y0, x1, y1)) = self.cells(b) else {
             self.wide.push(id);
             return;
@@ -105,10 +109,14 @@ impl BoxGrid {
 
     /// Writes to `out` (cleared first) every item that may overlap box `b`, once each
     /// (a superset of those whose boxes do, in no particular order), and returns true;
-    /// or returns false, writing nothing, when `b` covers too many cells: then the
-    /// caller asks every item itself.
+    /// or returns false, writing nothing, when `b` covers too many cells, or when most
+    /// items are wide (the long wedges of two stars): then the caller asks every item
+    /// itself, which is cheaper than copying them.
     pub(super) fn near(&mut self, b: &Aabb, out: &mut Vec<u32>) -> bool {
         out.clear();
+        if 2 * self.wide.len() > self.inserted {
+            return false;
+        }
         let Some((x0, y0, x1, y1)) = self.cells(b) else {
             return false;
         };

@@ -243,7 +243,15 @@ impl CombineScratch {
 
     pub(super) fn release_if_huge(&mut self) {
         if self.core.capacity() > KEEP_VERTICES_MAX || self.candidates.capacity() > KEEP_VERTICES_MAX {
-            *self = CombineScratch::default();
+            // The grids stay: they are small, and rebuilding their thousand buckets
+            // every call cost more than the search on 1000-vertex stars.
+            let diff_grid = std::mem::take(&mut self.diff_grid);
+            let element_grid = std::mem::take(&mut self.element_grid);
+            *self = CombineScratch {
+                diff_grid,
+                element_grid,
+                ..CombineScratch::default()
+            };
         }
     }
 }
