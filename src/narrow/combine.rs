@@ -1107,15 +1107,6 @@ impl CombineScratch {
 fn crossings(x: &Feature, y: &Feature, out: &mut [Vec2; 2]) -> usize {
     match (*x, *y) {
         (Feature::Edge { p0, p1, .. }, Feature::Edge { p0: q0, p1: q1, .. }) => {
-            // The two segments in a fixed order, whichever was activated first: the
-            // rounding of the crossing then does not depend on the order the search
-            // met them in (which the piece trees and the all-pairs loop change).
-            let key = |a: Vec2, b: Vec2| (a.x.to_bits(), a.y.to_bits(), b.x.to_bits(), b.y.to_bits());
-            let ((p0, p1), (q0, q1)) = if key(p0, p1) <= key(q0, q1) {
-                ((p0, p1), (q0, q1))
-            } else {
-                ((q0, q1), (p0, p1))
-            };
             match segment_crossing(p0, p1, q0, q1) {
                 Some(p) => {
                     out[0] = p;
