@@ -121,6 +121,13 @@ fn big_curve_has_rows_for_every_node_volume() {
             "a cost-model row for {volume}: {stdout}"
         );
     }
+    // The three algorithms at a shallow overlap, as the world calls them (issue 11).
+    for algorithm in ["NonConvexSat", "SatDecomposed", "GjkEpa"] {
+        assert!(
+            stdout.contains(&format!("{algorithm}, shallow")),
+            "{algorithm}: {stdout}"
+        );
+    }
     // Every row: all trees agree with no tree.
     let rows: Vec<&str> = stdout
         .lines()

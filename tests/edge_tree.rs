@@ -43,14 +43,20 @@ proptest! {
         let off = NarrowConfig { edge_tree: EdgeTreePolicy::Never, ..NarrowConfig::default() };
         let c_on = collide(&a, &pa, &b, &pb, Algorithm::NonConvexSat, &on, None);
         let c_off = collide(&a, &pa, &b, &pb, Algorithm::NonConvexSat, &off, None);
+        // The work differs by design: with the trees forced on, the axes that cannot
+        // change the answer are skipped (`sat_whole_outlines_pruned`), which usually
+        // projects far fewer axes, but may project a few more where the full loop stops
+        // at an early separating axis.
         prop_assert_eq!(answer(&c_on), answer(&c_off));
-        // Same axes; the vertex counts differ (a one-leaf tree scans its vertices twice,
-        // once for the max and once for the min).
-        prop_assert_eq!(c_on.work.axes_tested, c_off.work.axes_tested);
     }
 
     /// SatDecomposed and GjkEpa find their candidate piece pairs by descending both piece
     /// trees instead of testing every pair of piece boxes: the same contact, fewer tests.
+    /// The same up to rounding, not bit for bit: through the trees the combine step also
+    /// scans the untested pairs by tree and bounds them by SAT before building their
+    /// differences, so it meets the differences in another order, and where three of
+    /// them meet in one corner of the union it may take that corner as the crossing of
+    /// another pair of edges, a few ulps away.
     #[test]
     fn decomposed_algorithms_are_the_same_with_and_without_the_piece_trees(a in shape(), pa in pose(), b in shape(), pb in pose()) {
         let on = NarrowConfig { edge_tree: EdgeTreePolicy::Always, ..NarrowConfig::default() };
@@ -58,7 +64,13 @@ proptest! {
         for algorithm in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
             let c_on = collide(&a, &pa, &b, &pb, algorithm, &on, None);
             let c_off = collide(&a, &pa, &b, &pb, algorithm, &off, None);
-            prop_assert_eq!(answer(&c_on), answer(&c_off), "{}", algorithm);
+            prop_assert_eq!(c_on.intersect, c_off.intersect, "{}", algorithm);
+            // 1e-5 of the depth plus 1e-6 m: far below the oracle's 1e-4, far above
+            // the few ulps a corner's rounding moves it.
+            let close = |x: f32, y: f32| (x - y).abs() <= 1e-5 * x.abs().max(y.abs()) + 1e-6;
+            prop_assert!(close(c_on.depth, c_off.depth), "{}: depth {} vs {}", algorithm, c_on.depth, c_off.depth);
+            prop_assert!((c_on.normal - c_off.normal).length() <= 1e-4, "{}: normal {} vs {}", algorithm, c_on.normal, c_off.normal);
+            prop_assert!((c_on.mtv - c_off.mtv).length() <= 1e-5 * c_on.depth.abs() + 1e-6, "{}: mtv {} vs {}", algorithm, c_on.mtv, c_off.mtv);
             prop_assert_eq!(c_on.work.piece_pairs_tested, c_off.work.piece_pairs_tested.min(c_on.work.piece_pairs_tested));
         }
     }

@@ -45,6 +45,28 @@ impl Aabb {
         b
     }
 
+    /// The box of this box's four corners placed by `pose` (a local box turned into
+    /// another frame: it holds everything the original held).
+    pub fn posed(&self, pose: &Pose) -> Aabb {
+        let corners = [
+            self.min,
+            Vec2::new(self.max.x, self.min.y),
+            self.max,
+            Vec2::new(self.min.x, self.max.y),
+        ];
+        Aabb::from_points(&corners.map(|c| pose.apply_point(c)))
+    }
+
+    /// The distance between two boxes (0 when they overlap or touch): a lower bound on
+    /// the distance between anything inside them.
+    #[inline]
+    pub fn gap(&self, other: &Aabb) -> f32 {
+        (self.min - other.max)
+            .max(other.min - self.max)
+            .max(Vec2::ZERO)
+            .length()
+    }
+
     /// Interval overlap on both axes. Boxes that only touch count as overlapping: the
     /// box test must never reject a pair the exact test could accept.
     #[inline]

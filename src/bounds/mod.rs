@@ -27,7 +27,7 @@
 
 mod aabb;
 mod circle;
-mod hull;
+pub(crate) mod hull;
 mod kdop;
 mod obb;
 mod tightness;

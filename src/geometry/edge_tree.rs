@@ -363,6 +363,70 @@ impl EdgeTree {
         tests
     }
 
+    /// Item `i`'s box (the tree's frame).
+    pub fn item_bounds(&self, i: usize) -> Aabb {
+        self.item_bounds[i]
+    }
+
+    /// Calls `visit(i, j, gap)` for every item i of this tree (frame of `pose_a`) and
+    /// item j of `other` (frame of `pose_b`) whose boxes are at most `max_gap` apart in
+    /// A's frame (B's boxes turned into it and boxed again), with that gap: a lower bound
+    /// on the distance between the two items, 0 when the boxes overlap. Returns the
+    /// number of box tests (Nv).
+    ///
+    /// The combine step (`narrow::combine`) scans the piece pairs near the origin of the
+    /// Minkowski difference in rings of growing gap with this, instead of measuring every
+    /// pair of pieces; node pairs farther apart than `max_gap` are never opened.
+    pub fn for_each_pair_within(
+        &self,
+        pose_a: &Pose,
+        other: &EdgeTree,
+        pose_b: &Pose,
+        max_gap: f32,
+        mut visit: impl FnMut(usize, usize, f32),
+    ) -> u32 {
+        if self.nodes.is_empty() || other.nodes.is_empty() {
+            return 0;
+        }
+        let xf_ab = pose_a.inv_mul(pose_b);
+        let mut tests = 0;
+        // Inline, as in `for_each_overlapping_pair`: a world step must not allocate.
+        let mut stack: smallvec::SmallVec<[(u32, u32); 64]> = smallvec::smallvec![(0, 0)];
+        while let Some((i, j)) = stack.pop() {
+            let (na, nb) = (&self.nodes[i as usize], &other.nodes[j as usize]);
+            tests += 1;
+            if na.bounds.gap(&nb.bounds.posed(&xf_ab)) > max_gap {
+                continue;
+            }
+            match (na.count > 0, nb.count > 0) {
+                (true, true) => {
+                    let fa = na.first_or_right as usize;
+                    let fb = nb.first_or_right as usize;
+                    for &jb in &other.order[fb..fb + nb.count as usize] {
+                        let box_b = other.item_bounds[jb as usize].posed(&xf_ab);
+                        for &ia in &self.order[fa..fa + na.count as usize] {
+                            tests += 1;
+                            let gap = self.item_bounds[ia as usize].gap(&box_b);
+                            if gap <= max_gap {
+                                visit(ia as usize, jb as usize, gap);
+                            }
+                        }
+                    }
+                }
+                (false, true) => stack.extend([(i + 1, j), (na.first_or_right, j)]),
+                (true, false) => stack.extend([(i, j + 1), (i, nb.first_or_right)]),
+                (false, false) => {
+                    if na.bounds.area() >= nb.bounds.area() {
+                        stack.extend([(i + 1, j), (na.first_or_right, j)]);
+                    } else {
+                        stack.extend([(i, j + 1), (i, nb.first_or_right)]);
+                    }
+                }
+            }
+        }
+        tests
+    }
+
     /// Lower bound on the distance between items of this tree (frame of `pose_a`) and
     /// `other` (frame of `pose_b`): branch and bound over node pairs, calling
     /// `item_distance(i, j)` only for item pairs whose boxes could be nearer than the

@@ -26,6 +26,7 @@ mod monotone;
 mod polygon;
 pub(crate) mod predicates;
 mod shape;
+pub mod support_ring;
 mod sweep;
 mod validate;
 
@@ -36,3 +37,4 @@ pub use families::Family;
 pub use mass::MassProperties;
 pub use polygon::{BuildStage, Polygon, PolygonError};
 pub use shape::{Circle, Segment, Shape, ShapeError, ShapeKind};
+pub use support_ring::SupportRing;

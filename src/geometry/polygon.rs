@@ -2,6 +2,7 @@
 
 use super::convex::{edge_normals, ConvexPolygon, ConvexView};
 use super::edge_tree::EdgeTree;
+use super::support_ring::{SupportRing, SUPPORT_RING_MIN_VERTICES};
 use crate::bounds::Aabb;
 use crate::math::{cross, Vec2};
 
@@ -27,6 +28,10 @@ pub struct Polygon {
 struct PolygonTrees {
     edges: EdgeTree,
     pieces: EdgeTree,
+    /// Extreme vertices in fixed directions, for polygons of at least
+    /// [`super::support_ring::SUPPORT_RING_MIN_VERTICES`] vertices (NonConvexSat's
+    /// pruning of axes).
+    ring: Option<SupportRing>,
 }
 
 /// The stages of building a [`Polygon`], in order, as [`Polygon::new_observed`] reports
@@ -158,6 +163,7 @@ impl Polygon {
         // (`NarrowConfig::edge_tree`).
         let edge_tree = EdgeTree::over_edges(&vertices);
         let piece_tree = EdgeTree::over_boxes(pieces.iter().map(|p| Aabb::from_points(p.vertices())).collect());
+        let ring = (vertices.len() >= SUPPORT_RING_MIN_VERTICES).then(|| SupportRing::new(&vertices));
         stage_done(BuildStage::Trees);
         Polygon {
             vertices,
@@ -168,6 +174,7 @@ impl Polygon {
             trees: Box::new(PolygonTrees {
                 edges: edge_tree,
                 pieces: piece_tree,
+                ring,
             }),
         }
     }
@@ -177,9 +184,11 @@ impl Polygon {
     /// (`bench --big-curve` compares them).
     pub fn with_tree_volume(mut self, kind: crate::bounds::BoundKind) -> Polygon {
         let piece_boxes = self.pieces.iter().map(|p| Aabb::from_points(p.vertices())).collect();
+        let ring = self.trees.ring.take();
         self.trees = Box::new(PolygonTrees {
             edges: EdgeTree::over_edges_with(&self.vertices, kind),
             pieces: EdgeTree::over_boxes_with(piece_boxes, kind),
+            ring,
         });
         self
     }
@@ -217,6 +226,12 @@ impl Polygon {
     /// The bounding-volume tree over the convex pieces (item i: [`Polygon::pieces`]\[i\]).
     pub fn piece_tree(&self) -> &EdgeTree {
         &self.trees.pieces
+    }
+
+    /// The ring of extreme vertices NonConvexSat bounds its axes with (`None` below
+    /// [`super::support_ring::SUPPORT_RING_MIN_VERTICES`] vertices).
+    pub fn support_ring(&self) -> Option<&SupportRing> {
+        self.trees.ring.as_ref()
     }
 
     /// The whole polygon as a view (only convex queries are exact on it; the

@@ -59,14 +59,16 @@
 //! - Consecutive candidates tend to be held by the same difference, which is asked
 //!   first.
 
+use super::box_grid::BoxGrid;
 use super::clip::contact_points;
 use super::compound::CompoundScratch;
 use super::contact::{Contact, ContactPoint, ContactPoints, Work};
 use super::minkowski::minkowski_difference_hull_into;
+use super::sat::penetration_sat;
 use super::trace::{record, CombineCandidate, CombineStep, Trace, TraceStep};
 use super::NarrowConfig;
 use crate::bounds::Aabb;
-use crate::geometry::Shape;
+use crate::geometry::{EdgeTree, Shape};
 use crate::math::{cross, right_perp, Pose, Vec2};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -132,7 +134,16 @@ enum Kind {
 /// What an event does (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum What {
-    Open { piece_a: u32, piece_b: u32 },
+    /// Measure a lower bound on the pair's distance (SAT's largest gap) before opening
+    /// it: the piece trees' boxes are loose around long thin pieces.
+    Bound {
+        piece_a: u32,
+        piece_b: u32,
+    },
+    Open {
+        piece_a: u32,
+        piece_b: u32,
+    },
     Activate(u32),
     Test(u32),
 }
@@ -185,6 +196,24 @@ pub(super) struct CombineScratch {
     /// The difference that held the last point tested: consecutive candidates are
     /// usually held by the same one, so it is asked first.
     hint: usize,
+    /// Every point nearer the origin than this is strictly inside an open difference
+    /// (one that holds the origin, by its planes' least offset less the tolerance and a
+    /// rounding margin): candidates and edges that near are not queued at all, since
+    /// they would only be found held. Off (−∞) while a trace is recorded, which shows
+    /// every test.
+    held_radius: f32,
+    /// Whether `held_radius` grows and the grids below are used (no trace is being
+    /// recorded: with one, every test is shown in the order of the plain scans).
+    skip_held: bool,
+    /// The open differences' boxes, for `holder` (`box_grid.rs`).
+    diff_grid: BoxGrid,
+    /// The active elements' boxes, for the crossings of a new one.
+    element_grid: BoxGrid,
+    /// What a grid question found.
+    near: Vec<u32>,
+    /// Per element, its place in `active` (so `widen_grids` takes each pair of active
+    /// elements in the order `activate` met them, and computes the same crossings).
+    active_at: Vec<u32>,
 }
 
 /// Above this many stored vertices the buffers are given back after the call: one query
@@ -204,29 +233,69 @@ impl CombineScratch {
         self.later.clear();
         self.reach = f32::NEG_INFINITY;
         self.hint = 0;
+        self.held_radius = f32::NEG_INFINITY;
+        self.skip_held = false;
+        self.diff_grid.reset(0.0);
+        self.element_grid.reset(0.0);
+        self.near.clear();
+        self.active_at.clear();
     }
 
     pub(super) fn release_if_huge(&mut self) {
         if self.core.capacity() > KEEP_VERTICES_MAX || self.candidates.capacity() > KEEP_VERTICES_MAX {
-            *self = CombineScratch::default();
+            // The grids stay: they are small, and rebuilding their thousand buckets
+            // every call cost more than the search on 1000-vertex stars.
+            let diff_grid = std::mem::take(&mut self.diff_grid);
+            let element_grid = std::mem::take(&mut self.element_grid);
+            *self = CombineScratch {
+                diff_grid,
+                element_grid,
+                ..CombineScratch::default()
+            };
         }
     }
 }
 
-/// The two bodies, their pieces' world boxes and the tolerance: what the search reads.
+/// Where the search gets lower bounds on the piece pairs' distances from.
+enum PieceBoxes<'a> {
+    /// Every piece's world box (from the all-pairs loop), compared pair by pair.
+    World { boxes_a: &'a [Aabb], boxes_b: &'a [Aabb] },
+    /// The polygons' piece trees: local boxes, B's turned into A's frame by `xf_ab`
+    /// and compared there (the gap between two boxes bounds the distance between their
+    /// pieces in any frame). The search then touches only the pieces near each other.
+    Trees {
+        tree_a: &'a EdgeTree,
+        tree_b: &'a EdgeTree,
+        xf_ab: Pose,
+    },
+}
+
+/// The two bodies, their pieces' boxes and the tolerance: what the search reads.
 struct Bodies<'a> {
     a: &'a Shape,
     pose_a: &'a Pose,
     b: &'a Shape,
     pose_b: &'a Pose,
-    boxes_a: &'a [Aabb],
-    boxes_b: &'a [Aabb],
+    boxes: PieceBoxes<'a>,
     /// The piece pairs the piece loop tested (every pair whose boxes touch, or every
     /// pair when `all_tested`): overlapping, and apart with a lower bound on their gap.
     hits: &'a [(usize, usize, super::PairPenetration)],
     apart: &'a [(u32, u32, f32)],
     all_tested: bool,
     tol: f32,
+}
+
+impl Bodies<'_> {
+    /// A lower bound on the distance between piece i of A and piece j of B (the
+    /// distance of their difference from the origin): the gap between their boxes.
+    fn pair_gap(&self, i: usize, j: usize) -> f32 {
+        match &self.boxes {
+            PieceBoxes::World { boxes_a, boxes_b } => box_distance(&boxes_a[i], &boxes_b[j]),
+            PieceBoxes::Trees { tree_a, tree_b, xf_ab } => {
+                tree_a.item_bounds(i).gap(&tree_b.item_bounds(j).posed(xf_ab))
+            }
+        }
+    }
 }
 
 /// Finds the point of A − B's boundary nearest the origin (see the module docs), then
@@ -247,6 +316,7 @@ pub(super) fn combine(
     let CompoundScratch {
         boxes_a,
         boxes_b,
+        from_trees,
         hits,
         apart,
         hull,
@@ -258,21 +328,33 @@ pub(super) fn combine(
         return Contact::separated(work);
     };
     s.clear();
+    s.skip_held = trace.is_none();
+    // The true depth is at least every overlapping pair's own depth, so the first ring
+    // of boxes reaches twice the deepest.
+    let first_reach = 2.0 * deepest.depth.max(tol);
+    if s.skip_held {
+        s.diff_grid.reset(grid_cell(first_reach));
+        s.element_grid.reset(grid_cell(first_reach));
+    }
+    let boxes = match (a, b) {
+        (Shape::Polygon(pa), Shape::Polygon(pb)) if *from_trees => PieceBoxes::Trees {
+            tree_a: pa.piece_tree(),
+            tree_b: pb.piece_tree(),
+            xf_ab: pose_a.inv_mul(pose_b),
+        },
+        _ => PieceBoxes::World { boxes_a, boxes_b },
+    };
     let bodies = Bodies {
         a,
         pose_a,
         b,
         pose_b,
-        boxes_a,
-        boxes_b,
+        boxes,
         hits,
         apart,
         all_tested: !config.cull_by_bounds,
         tol,
     };
-    // The true depth is at least every overlapping pair's own depth, so the first ring
-    // of boxes reaches twice the deepest.
-    let first_reach = 2.0 * deepest.depth.max(tol);
     let Some(winner) = s.nearest_boundary_point(&bodies, hull, first_reach, trace) else {
         // Unreachable for finite input (the union's farthest vertex is on its boundary);
         // NaN coordinates end here.
@@ -318,6 +400,20 @@ fn run(points: &[Vec2], (start, len): (u32, u32)) -> &[Vec2] {
 fn box_distance(box_a: &Aabb, box_b: &Aabb) -> f32 {
     let (lo, hi) = (box_a.min - box_b.max, box_a.max - box_b.min);
     lo.max(-hi).max(Vec2::ZERO).length()
+}
+
+/// The part of box `b` in the square around the origin that holds the disc of radius
+/// `reach` (all of `b` for an infinite reach): what the grids list, since every point
+/// the search asks about lies in that disc.
+fn within(b: &Aabb, reach: f32) -> Aabb {
+    Aabb::new(b.min.max(Vec2::splat(-reach)), b.max.min(Vec2::splat(reach)))
+}
+
+/// The grids' cell side for a reach: the reach's square is 4 × 4 cells, so that what
+/// lies near the origin at a shallow contact between finely cut outlines spans a few
+/// cells, and what spans the square goes to the list every question reads.
+fn grid_cell(reach: f32) -> f32 {
+    0.5 * reach
 }
 
 /// The box of a set of boxes.
@@ -374,7 +470,17 @@ impl CombineScratch {
         first_reach: f32,
         trace: &mut Option<&mut Trace>,
     ) -> Option<usize> {
-        let (all_a, all_b) = (union_of(bodies.boxes_a), union_of(bodies.boxes_b));
+        // Boxes of all of A and all of B, in the frame the pieces' boxes are compared in.
+        let (all_a, all_b) = match &bodies.boxes {
+            PieceBoxes::World { boxes_a, boxes_b } => (union_of(boxes_a), union_of(boxes_b)),
+            PieceBoxes::Trees { tree_a, tree_b, xf_ab } => {
+                let empty = Aabb::new(Vec2::ZERO, Vec2::ZERO);
+                (
+                    tree_a.bounds().unwrap_or(empty),
+                    tree_b.bounds().map_or(empty, |b| b.posed(xf_ab)),
+                )
+            }
+        };
         // No box of a difference is farther than the box of all of A minus all of B.
         let farthest = {
             let (lo, hi) = (all_a.min - all_b.max, all_a.max - all_b.min);
@@ -387,6 +493,9 @@ impl CombineScratch {
                 reach = f32::INFINITY;
             }
             self.reach = reach;
+            if self.skip_held && scanned != f32::NEG_INFINITY {
+                self.widen_grids(scanned);
+            }
             let mut k = 0;
             while k < self.later.len() {
                 if self.later[k].key <= reach {
@@ -404,6 +513,9 @@ impl CombineScratch {
             }
             while let Some(event) = self.events.pop() {
                 match event.what {
+                    What::Bound { piece_a, piece_b } => {
+                        self.bound(bodies, event.key, piece_a, piece_b);
+                    }
                     What::Open { piece_a, piece_b } => {
                         self.open(bodies, hull, piece_a as usize, piece_b as usize);
                     }
@@ -453,7 +565,7 @@ impl CombineScratch {
             });
         }
         for &(i, j, gap) in bodies.apart {
-            let boxed = box_distance(&bodies.boxes_a[i as usize], &bodies.boxes_b[j as usize]);
+            let boxed = bodies.pair_gap(i as usize, j as usize);
             self.queue(Event {
                 key: (gap - bodies.tol).max(boxed).max(0.0),
                 what: What::Open { piece_a: i, piece_b: j },
@@ -466,20 +578,23 @@ impl CombineScratch {
     /// those the piece trees found apart by more than the tolerance: the walk skips the
     /// tested ones (both lists are in the scan's order, by piece of A then of B).
     fn open_ring(&mut self, bodies: &Bodies, all_a: &Aabb, all_b: &Aabb, lo: f32, hi: f32) {
+        let (boxes_a, boxes_b) = match &bodies.boxes {
+            PieceBoxes::World { boxes_a, boxes_b } => (*boxes_a, *boxes_b),
+            PieceBoxes::Trees { .. } => return self.open_ring_from_trees(bodies, lo, hi),
+        };
         // Whole rows and columns first: a piece of B too far from all of A (or of A from
         // all of B) has no pair in the ring.
         self.columns.clear();
-        self.columns.extend(
-            (0..bodies.boxes_b.len() as u32).filter(|&j| box_distance(all_a, &bodies.boxes_b[j as usize]) <= hi),
-        );
+        self.columns
+            .extend((0..boxes_b.len() as u32).filter(|&j| box_distance(all_a, &boxes_b[j as usize]) <= hi));
         let (mut next_hit, mut next_apart) = (0, 0);
-        for (i, box_a) in bodies.boxes_a.iter().enumerate() {
+        for (i, box_a) in boxes_a.iter().enumerate() {
             if box_distance(box_a, all_b) > hi {
                 continue;
             }
             for k in 0..self.columns.len() {
                 let j = self.columns[k];
-                let d = box_distance(box_a, &bodies.boxes_b[j as usize]);
+                let d = box_distance(box_a, &boxes_b[j as usize]);
                 if d <= lo || d > hi {
                     continue;
                 }
@@ -516,6 +631,57 @@ impl CombineScratch {
         }
     }
 
+    /// [`Self::open_ring`] through the piece trees: the untested pairs whose boxes (in
+    /// A's frame) are in (lo, hi] apart, found by descending both trees to that gap, so
+    /// the pieces far from the other body cost nothing. Each pair first gets a tighter
+    /// bound (`bound`) before its difference is built.
+    fn open_ring_from_trees(&mut self, bodies: &Bodies, lo: f32, hi: f32) {
+        let PieceBoxes::Trees { tree_a, tree_b, .. } = bodies.boxes else {
+            return;
+        };
+        let tested = |i: usize, j: usize| {
+            bodies.hits.binary_search_by(|h| (h.0, h.1).cmp(&(i, j))).is_ok()
+                || bodies
+                    .apart
+                    .binary_search_by(|p| (p.0 as usize, p.1 as usize).cmp(&(i, j)))
+                    .is_ok()
+        };
+        tree_a.for_each_pair_within(bodies.pose_a, tree_b, bodies.pose_b, hi, |i, j, gap| {
+            if gap <= lo || tested(i, j) {
+                return;
+            }
+            self.queue(Event {
+                key: gap,
+                what: What::Bound {
+                    piece_a: i as u32,
+                    piece_b: j as u32,
+                },
+            });
+        });
+    }
+
+    /// Replaces a pair's box gap by SAT's largest gap between its pieces (every axis, no
+    /// early exit): also a lower bound on their distance, and on long thin pieces, whose
+    /// boxes overlap far more often than the pieces come near, a much tighter one. The
+    /// pair is opened at that distance, less the tolerance.
+    fn bound(&mut self, bodies: &Bodies, key: f32, i: u32, j: u32) {
+        let (va, vb) = (bodies.a.piece(i as usize), bodies.b.piece(j as usize));
+        let pen = penetration_sat(
+            &va,
+            bodies.pose_a,
+            &vb,
+            bodies.pose_b,
+            (i as usize, j as usize),
+            f32::INFINITY,
+            &mut Work::default(),
+            &mut None,
+        );
+        self.queue(Event {
+            key: (-pen.depth - bodies.tol).max(key),
+            what: What::Open { piece_a: i, piece_b: j },
+        });
+    }
+
     /// Builds the difference of pieces i and j and queues its edges (and arcs).
     fn open(&mut self, bodies: &Bodies, hull: &mut super::minkowski::HullScratch, i: usize, j: usize) {
         let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
@@ -538,6 +704,18 @@ impl CombineScratch {
             }
         }
         let planes = (plane_start, self.planes.len() as u32 - plane_start);
+        if self.skip_held && n >= 3 {
+            // A core holding the origin holds every point nearer the origin than its
+            // planes' least offset; `strictly_inside` asks for the tolerance more, and
+            // the margin covers the rounding of the dot products there (a relative
+            // 1e-5, far above f32's few ulps).
+            let least = self.planes[plane_start as usize..]
+                .iter()
+                .map(|&(_, offset)| offset)
+                .fold(f32::INFINITY, f32::min);
+            let held = least - 2.0 * bodies.tol - 1e-5 * least.abs();
+            self.held_radius = self.held_radius.max(held);
+        }
         let bounds = Aabb::from_points(run(&self.core, core)).inflated(radius);
         let diff = self.diffs.len() as u32;
         self.diffs.push(Difference {
@@ -548,6 +726,9 @@ impl CombineScratch {
             radius,
             bounds,
         });
+        if self.skip_held {
+            self.diff_grid.insert(diff, &within(&bounds, self.reach));
+        }
         // Vertices read from the hull scratch, so that the closures borrow nothing of
         // `self` while elements are queued.
         let vertex = |k: usize| hull.hull[k % n].point;
@@ -610,6 +791,15 @@ impl CombineScratch {
     }
 
     fn push_element(&mut self, element: Element, distance: f32) {
+        // An element within the held radius is held in every point (the disc is convex),
+        // and so are its own candidates and its crossings with others.
+        let farthest = match element.feature {
+            Feature::Edge { p0, p1, .. } => p0.length().max(p1.length()),
+            Feature::Arc { center, radius, .. } => center.length() + radius,
+        };
+        if farthest < self.held_radius {
+            return;
+        }
         let e = self.elements.len() as u32;
         self.elements.push(element);
         self.queue(Event {
@@ -619,17 +809,47 @@ impl CombineScratch {
     }
 
     fn push_candidate(&mut self, point: Vec2, normal: Vec2, kind: Kind, diff: u32) {
-        let c = self.candidates.len() as u32;
-        self.candidates.push(Candidate {
+        let c = Candidate {
             point,
             normal,
             kind,
             diff,
-        });
-        self.queue(Event {
-            key: point.length(),
+        };
+        Self::push_candidate_into(
+            &mut self.candidates,
+            &mut self.events,
+            &mut self.later,
+            self.reach,
+            self.held_radius,
+            c,
+        );
+    }
+
+    /// [`Self::push_candidate`] on the fields it needs, so that it can be called while
+    /// another field is borrowed.
+    fn push_candidate_into(
+        candidates: &mut Vec<Candidate>,
+        events: &mut BinaryHeap<Event>,
+        later: &mut Vec<Event>,
+        reach: f32,
+        held_radius: f32,
+        candidate: Candidate,
+    ) {
+        let key = candidate.point.length();
+        if key < held_radius {
+            return;
+        }
+        let c = candidates.len() as u32;
+        candidates.push(candidate);
+        let event = Event {
+            key,
             what: What::Test(c),
-        });
+        };
+        if key <= reach {
+            events.push(event);
+        } else {
+            later.push(event);
+        }
     }
 
     /// Queues an element's own candidates and its crossings with the active elements of
@@ -688,29 +908,129 @@ impl CombineScratch {
                 }
             }
         }
-        for k in 0..self.active.len() {
-            let other = self.elements[self.active[k] as usize];
+        // The active elements that may cross this one: from the grid, or all of them.
+        // Without a trace, only the crossings within the reach are queued (the others
+        // when the reach grows past them, `widen_grids`): between long thin differences
+        // (two stars' wedges) most crossings lie far out and are never tested.
+        let mut near = std::mem::take(&mut self.near);
+        let from_grid = self.skip_held && self.element_grid.near(&within(&element.bounds, self.reach), &mut near);
+        let others: &[u32] = if from_grid { &near } else { &self.active };
+        for &o in others {
+            let other = self.elements[o as usize];
             if other.diff == diff || !other.bounds.overlaps(&element.bounds) {
                 continue;
             }
             let mut found = [Vec2::ZERO; 2];
             let count = crossings(&element.feature, &other.feature, &mut found);
             for &p in &found[..count] {
-                self.push_candidate(p, Vec2::ZERO, Kind::Crossing { other: other.diff }, diff);
+                if self.skip_held && p.length() > self.reach {
+                    continue;
+                }
+                let c = Candidate {
+                    point: p,
+                    normal: Vec2::ZERO,
+                    kind: Kind::Crossing { other: other.diff },
+                    diff,
+                };
+                Self::push_candidate_into(
+                    &mut self.candidates,
+                    &mut self.events,
+                    &mut self.later,
+                    self.reach,
+                    self.held_radius,
+                    c,
+                );
             }
         }
+        self.near = near;
+        if self.active_at.len() <= e as usize {
+            self.active_at.resize(e as usize + 1, u32::MAX);
+        }
+        self.active_at[e as usize] = self.active.len() as u32;
         self.active.push(e);
+        if self.skip_held {
+            self.element_grid.insert(e, &within(&element.bounds, self.reach));
+        }
+    }
+
+    /// The reach has grown from `old` to `self.reach`: lists the open differences and
+    /// active elements in grids for the new square, and queues the crossings of active
+    /// elements that lie in the new ring (old, reach] — those `activate` left out.
+    fn widen_grids(&mut self, old: f32) {
+        let reach = self.reach;
+        self.diff_grid.reset(grid_cell(reach));
+        for (k, d) in self.diffs.iter().enumerate() {
+            self.diff_grid.insert(k as u32, &within(&d.bounds, reach));
+        }
+        self.element_grid.reset(grid_cell(reach));
+        for &e in &self.active {
+            self.element_grid
+                .insert(e, &within(&self.elements[e as usize].bounds, reach));
+        }
+        let mut near = std::mem::take(&mut self.near);
+        for k in 0..self.active.len() {
+            let e = self.active[k];
+            let element = self.elements[e as usize];
+            let from_grid = self.element_grid.near(&within(&element.bounds, reach), &mut near);
+            let others: &[u32] = if from_grid { &near } else { &self.active };
+            for &o in others {
+                // Each pair once, as `activate` took it: the newer element against the
+                // one activated before it.
+                let other = self.elements[o as usize];
+                if self.active_at[o as usize] >= k as u32
+                    || other.diff == element.diff
+                    || !other.bounds.overlaps(&element.bounds)
+                {
+                    continue;
+                }
+                let mut found = [Vec2::ZERO; 2];
+                let count = crossings(&element.feature, &other.feature, &mut found);
+                for &p in &found[..count] {
+                    let distance = p.length();
+                    if distance <= old || distance > reach {
+                        continue;
+                    }
+                    let c = Candidate {
+                        point: p,
+                        normal: Vec2::ZERO,
+                        kind: Kind::Crossing { other: other.diff },
+                        diff: element.diff,
+                    };
+                    Self::push_candidate_into(
+                        &mut self.candidates,
+                        &mut self.events,
+                        &mut self.later,
+                        reach,
+                        self.held_radius,
+                        c,
+                    );
+                }
+            }
+        }
+        self.near = near;
     }
 
     /// The first open difference that holds `p` strictly inside (by more than `tol`).
     fn holder(&mut self, p: Vec2, tol: f32) -> Option<u32> {
-        let holds = |d: &Difference| d.bounds.contains(p) && self.strictly_inside(d, p, tol);
-        if self.diffs.get(self.hint).is_some_and(holds) {
+        if self
+            .diffs
+            .get(self.hint)
+            .is_some_and(|d| d.bounds.contains(p) && self.strictly_inside(d, p, tol))
+        {
             return Some(self.hint as u32);
         }
-        let k = self.diffs.iter().position(holds)?;
-        self.hint = k;
-        Some(k as u32)
+        let mut near = std::mem::take(&mut self.near);
+        let from_grid = self.skip_held && self.diff_grid.near(&Aabb::new(p, p), &mut near);
+        let holds = |d: &Difference| d.bounds.contains(p) && self.strictly_inside(d, p, tol);
+        let found = if from_grid {
+            near.iter().copied().find(|&k| holds(&self.diffs[k as usize]))
+        } else {
+            self.diffs.iter().position(holds).map(|k| k as u32)
+        };
+        self.near = near;
+        let k = found?;
+        self.hint = k as usize;
+        Some(k)
     }
 
     fn strictly_inside(&self, d: &Difference, p: Vec2, tol: f32) -> bool {

@@ -30,6 +30,7 @@
 //! Pass `Some(&mut trace)` to record every step as data ([`trace`]); with `None` the
 //! algorithms record nothing.
 
+mod box_grid;
 mod circle;
 mod clip;
 mod combine;

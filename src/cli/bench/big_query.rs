@@ -22,7 +22,7 @@ pub const DEFAULT_VERTICES: [usize; 2] = [1_000, 10_000];
 
 /// How far B is pushed in along the placement direction past touching (metres; 1% of
 /// the 1 m shape size).
-const OVERLAP_M: f32 = 0.01 * SHAPE_SIZE_M;
+pub const OVERLAP_M: f32 = 0.01 * SHAPE_SIZE_M;
 
 /// Poses per row.
 const POSES: usize = 6;
@@ -71,7 +71,7 @@ fn extent(shape: &Shape, pose: &Pose, d: Vec2) -> f32 {
 /// touch: bisection on the exact overlap test (`narrow::exact`), from the offset where
 /// their extents on `d` separate down to where they overlap. `None` when they do not
 /// overlap even with B's origin at A's.
-fn touching_offset(a: &Shape, pose_a: &Pose, b: &Shape, angle_b: f32, d: Vec2) -> Option<f32> {
+pub fn touching_offset(a: &Shape, pose_a: &Pose, b: &Shape, angle_b: f32, d: Vec2) -> Option<f32> {
     let turned = Pose::new(Vec2::ZERO, angle_b);
     let overlap = |t: f32| polygons_overlap_with(a, pose_a, b, &Pose::new(d * t, angle_b), EdgeTreePolicy::Always);
     let mut apart = extent(a, pose_a, d) + extent(b, &turned, -d) + OVERLAP_M;

@@ -7,7 +7,8 @@
 //! - `workload.rs`: shape sets and pairs placed at a signed distance by bisection.
 //! - `measure.rs`: the methods, timing in batches, accuracy per pair.
 //! - `report.rs`: per-workload rows, Markdown, CSV, the cost-model fit.
-//! - `big_curve.rs`: the tree curve.
+//! - `big_curve.rs`: the tree curve, and the three algorithms at a shallow overlap up to
+//!   10,000 vertices.
 //! - `big_load.rs`: `--big-load`, the load time of big polygons stage by stage.
 //! - `big_query.rs`: `--big-query`, one query on big polygons at shallow overlap.
 //! - `svg.rs`: the two charts (plotters, SVG backend).
@@ -86,7 +87,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "PATH")]
     svg: Option<PathBuf>,
     /// Also time NonConvexSat and the exact overlap test up to 10,000 vertices with and
-    /// without the bounding-volume trees (OUT_DIR/tree_curve.csv and .svg)
+    /// without the bounding-volume trees, and all three algorithms at a shallow overlap
+    /// (OUT_DIR/tree_curve.csv and .svg)
     #[arg(long)]
     big_curve: bool,
     /// Vertex counts of the tree curve [default: 16,32,64,128,256,1000,2500,5000,10000]
