@@ -1,0 +1,220 @@
+//! The plane geometry the combine step needs: where two features of Minkowski
+//! differences cross (segments and circular arcs), a line clipped by half-planes, a ray
+//! through a rounded hull, and the two deepest of a set of contact points.
+
+use super::{on_arc, Feature};
+use crate::math::{cross, right_perp, Vec2};
+use crate::narrow::contact::{ContactPoint, ContactPoints};
+
+/// Where two features cross: up to two points, written to `out`; returns how many.
+pub(super) fn crossings(x: &Feature, y: &Feature, out: &mut [Vec2; 2]) -> usize {
+    match (*x, *y) {
+        (Feature::Edge { p0, p1, .. }, Feature::Edge { p0: q0, p1: q1, .. }) => {
+            match segment_crossing(p0, p1, q0, q1) {
+                Some(p) => {
+                    out[0] = p;
+                    1
+                }
+                None => 0,
+            }
+        }
+        (
+            Feature::Edge { p0, p1, .. },
+            Feature::Arc {
+                center,
+                radius,
+                from,
+                to,
+                full,
+            },
+        )
+        | (
+            Feature::Arc {
+                center,
+                radius,
+                from,
+                to,
+                full,
+            },
+            Feature::Edge { p0, p1, .. },
+        ) => {
+            let mut count = 0;
+            for p in segment_circle(p0, p1, center, radius).into_iter().flatten() {
+                if on_arc(from, to, full, (p - center) / radius) {
+                    out[count] = p;
+                    count += 1;
+                }
+            }
+            count
+        }
+        (
+            Feature::Arc {
+                center: c0,
+                radius: r0,
+                from: f0,
+                to: t0,
+                full: full0,
+            },
+            Feature::Arc {
+                center: c1,
+                radius: r1,
+                from: f1,
+                to: t1,
+                full: full1,
+            },
+        ) => {
+            let mut count = 0;
+            for p in circle_circle(c0, r0, c1, r1).into_iter().flatten() {
+                if on_arc(f0, t0, full0, (p - c0) / r0) && on_arc(f1, t1, full1, (p - c1) / r1) {
+                    out[count] = p;
+                    count += 1;
+                }
+            }
+            count
+        }
+    }
+}
+
+/// The crossing of segments p0–p1 and q0–q1, ends included; `None` when they miss or
+/// are parallel (collinear overlaps have their corners at the segments' ends, which are
+/// candidates of their own).
+pub(super) fn segment_crossing(p0: Vec2, p1: Vec2, q0: Vec2, q1: Vec2) -> Option<Vec2> {
+    let (r, s) = (p1 - p0, q1 - q0);
+    let denom = cross(r, s);
+    if denom.abs() <= f32::EPSILON * r.length() * s.length() {
+        return None;
+    }
+    let w = q0 - p0;
+    let t = cross(w, s) / denom;
+    let u = cross(w, r) / denom;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| p0 + r * t)
+}
+
+/// Where segment p0–p1 meets the circle (center, radius): up to two points.
+pub(super) fn segment_circle(p0: Vec2, p1: Vec2, center: Vec2, radius: f32) -> [Option<Vec2>; 2] {
+    let e = p1 - p0;
+    let len2 = e.length_squared();
+    if len2 <= 0.0 {
+        return [None, None];
+    }
+    // The line's point nearest the centre, then ± the half chord.
+    let t0 = (center - p0).dot(e) / len2;
+    let h2 = (p0 + e * t0 - center).length_squared();
+    let chord2 = radius * radius - h2;
+    if chord2 < 0.0 {
+        return [None, None];
+    }
+    let dt = (chord2 / len2).sqrt();
+    let at = |t: f32| (0.0..=1.0).contains(&t).then(|| p0 + e * t);
+    [at(t0 - dt), at(t0 + dt)]
+}
+
+/// Where two circles meet: up to two points (none for concentric circles).
+pub(super) fn circle_circle(c0: Vec2, r0: f32, c1: Vec2, r1: f32) -> [Option<Vec2>; 2] {
+    let d = c1 - c0;
+    let dist = d.length();
+    if dist <= 0.0 || dist > r0 + r1 || dist < (r0 - r1).abs() {
+        return [None, None];
+    }
+    let u = d / dist;
+    let along = (dist * dist + r0 * r0 - r1 * r1) / (2.0 * dist);
+    let half = (r0 * r0 - along * along).max(0.0).sqrt();
+    let base = c0 + u * along;
+    let side = right_perp(u) * half;
+    [Some(base + side), Some(base - side)]
+}
+
+/// The deepest point, and the point farthest from it.
+pub(super) fn reduce_to_two(candidates: &[ContactPoint]) -> ContactPoints {
+    let mut out = ContactPoints::EMPTY;
+    let Some(first) = candidates
+        .iter()
+        .copied()
+        .reduce(|p, q| if q.depth > p.depth { q } else { p })
+    else {
+        return out;
+    };
+    out.push(first);
+    let second = candidates
+        .iter()
+        .copied()
+        .map(|p| ((p.point - first.point).length_squared(), p))
+        .filter(|(d2, _)| *d2 > 1e-12)
+        .reduce(|x, y| if y.0 > x.0 { y } else { x });
+    if let Some((_, p)) = second {
+        out.push(p);
+    }
+    out
+}
+
+/// Clips the line s·dir against half-planes `n·p <= d` (Cyrus–Beck). `None` if empty.
+pub(super) fn clip_line(dir: Vec2, half_planes: impl Iterator<Item = (Vec2, f32)>) -> Option<(f32, f32)> {
+    let mut s_in = f32::NEG_INFINITY;
+    let mut s_out = f32::INFINITY;
+    for (n, d) in half_planes {
+        let denom = n.dot(dir);
+        if denom.abs() < 1e-12 {
+            if d < 0.0 {
+                return None;
+            }
+        } else if denom > 0.0 {
+            s_out = s_out.min(d / denom);
+        } else {
+            s_in = s_in.max(d / denom);
+        }
+    }
+    (s_in <= s_out).then_some((s_in, s_out))
+}
+
+/// The stretch of the line s·dir inside the convex polygon `hull` (counter-clockwise)
+/// grown by `radius`. The grown shape is the union of the hull, a rectangle on the
+/// outside of each edge and a disc at each vertex; their union is convex, so the line's
+/// stretch is from the earliest entry to the latest exit over the parts it meets.
+pub(super) fn ray_interval(hull: &[Vec2], radius: f32, dir: Vec2) -> Option<(f32, f32)> {
+    let n = hull.len();
+    let mut acc: Option<(f32, f32)> = None;
+    let mut add = |iv: Option<(f32, f32)>| {
+        if let Some((i0, i1)) = iv {
+            acc = Some(acc.map_or((i0, i1), |(a0, a1)| (a0.min(i0), a1.max(i1))));
+        }
+    };
+    if n >= 3 {
+        add(clip_line(
+            dir,
+            (0..n).map(|i| {
+                let normal = right_perp(hull[(i + 1) % n] - hull[i]).normalize_or_zero();
+                (normal, normal.dot(hull[i]))
+            }),
+        ));
+    }
+    if radius > 0.0 {
+        // A two-vertex hull is a segment: its rectangles lie on both sides.
+        // (For a segment, edge k runs from vertex k to the other: there and back.)
+        let edge_count = if n >= 2 { n } else { 0 };
+        for k in 0..edge_count {
+            let (v0, v1) = (hull[k], hull[(k + 1) % n]);
+            let t = (v1 - v0).normalize_or_zero();
+            let normal = right_perp(t);
+            add(clip_line(
+                dir,
+                [
+                    (normal, normal.dot(v0) + radius),
+                    (-normal, -normal.dot(v0)),
+                    (-t, -t.dot(v0)),
+                    (t, t.dot(v1)),
+                ]
+                .into_iter(),
+            ));
+        }
+        for &v in hull {
+            // |s·dir − v|² <= r², dir unit.
+            let b = dir.dot(v);
+            let disc = b * b - v.length_squared() + radius * radius;
+            if disc >= 0.0 {
+                let root = disc.sqrt();
+                add(Some((b - root, b + root)));
+            }
+        }
+    }
+    acc
+}
