@@ -456,6 +456,7 @@ fn the_lessons_ship_in_order() {
             "13_sweep_and_prune.ron",
             "14_spatial_hash.ron",
             "15_dynamic_tree.ron",
+            "16_continuous.ron",
         ]
     );
     // A lesson's number is its file's prefix (12, trees and the cost model, is not

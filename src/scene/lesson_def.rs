@@ -46,6 +46,9 @@ pub enum Topic {
     SpatialHash,
     /// The dynamic AABB tree: insertions with the perimeter cost, rotations, a query.
     DynamicTree,
+    /// Pseudo-continuous detection of a fast body against a thin wall: motion
+    /// interpolation with bisection (Ren and Xie 2011) and conservative advancement.
+    Continuous,
 }
 
 impl Topic {

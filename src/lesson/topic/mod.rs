@@ -15,11 +15,13 @@
 //! | [`Topic::SweepAndPrune`] | `sweep_and_prune.rs` | one swap of the insertion sort, one comparison of the sweep |
 //! | [`Topic::SpatialHash`] | `spatial_hash.rs` | one box into its cells, one cell's pairs |
 //! | [`Topic::DynamicTree`] | `dynamic_tree.rs` | one node of an insertion's descent, a rotation, the query |
+//! | [`Topic::Continuous`] | `continuous.rs` | one interpolated pose, one bisection bracket, one advancement |
 //!
 //! [`TopicLesson`] opens such a lesson from a scene (its `lesson` block names the topic)
 //! and applies its presets; [`TopicLesson::trace`] records the trace.
 
 mod bounding_volumes;
+mod continuous;
 mod dynamic_tree;
 mod spatial_hash;
 mod sweep_and_prune;
@@ -428,6 +430,7 @@ impl TopicLesson {
             Topic::SweepAndPrune => sweep_and_prune::trace(&self.posed),
             Topic::SpatialHash => spatial_hash::trace(&self.posed),
             Topic::DynamicTree => dynamic_tree::trace(&self.posed),
+            Topic::Continuous => continuous::trace(&self.posed),
             // A narrow-phase lesson never opens here (`from_scene` refuses it): a
             // one-step trace that says so, rather than a panic.
             Topic::Narrow => placeholder(self.def.topic),
