@@ -457,6 +457,7 @@ fn the_lessons_ship_in_order() {
             "14_spatial_hash.ron",
             "15_dynamic_tree.ron",
             "16_continuous.ron",
+            "17_resolution.ron",
         ]
     );
     // A lesson's number is its file's prefix (12, trees and the cost model, is not

@@ -29,11 +29,13 @@ pub enum Listing {
     DynamicTree,
     /// Pseudo-continuous detection (`dynamics/continuous.rs`; Ren and Xie 2011).
     Continuous,
+    /// Contact resolution three ways (`dynamics/projection.rs`, `xpbd.rs`, `solver.rs`).
+    Resolution,
 }
 
 impl Listing {
     /// Every listing, in the order lessons introduce them.
-    pub const ALL: [Listing; 12] = [
+    pub const ALL: [Listing; 13] = [
         Listing::Sat,
         Listing::NonConvexSat,
         Listing::CircleVoronoi,
@@ -46,6 +48,7 @@ impl Listing {
         Listing::SpatialHash,
         Listing::DynamicTree,
         Listing::Continuous,
+        Listing::Resolution,
     ];
 
     /// A short name for the listing's heading.
@@ -63,6 +66,7 @@ impl Listing {
             Listing::SpatialHash => "Spatial hash",
             Listing::DynamicTree => "Dynamic AABB tree",
             Listing::Continuous => "Pseudo-continuous detection (Ren and Xie 2011)",
+            Listing::Resolution => "Contact resolution, three ways",
         }
     }
 
@@ -81,6 +85,7 @@ impl Listing {
             Listing::SpatialHash => SPATIAL_HASH,
             Listing::DynamicTree => DYNAMIC_TREE,
             Listing::Continuous => CONTINUOUS,
+            Listing::Resolution => RESOLUTION,
         }
     }
 }
@@ -353,4 +358,23 @@ const CONTINUOUS: &[&str] = &[
     "    put the body at t1 (it overlaps by at most the slop), keep its velocity",
     "advancement: d, n = GJK distance at tau; tau += d / mu (mu: fastest approach along n)",
     "    when d is under a quarter of the slop: time of impact tau",
+];
+
+/// Lines of [`Listing::Resolution`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod resolution {
+    pub const DETECT: usize = 0;
+    pub const LITERAL: usize = 1;
+    pub const PROJECTION: usize = 2;
+    pub const IMPULSES: usize = 3;
+    pub const INTEGRATE: usize = 4;
+}
+
+const RESOLUTION: &[&str] = &[
+    "each step: detect the contacts (points, normal n, depth)",
+    "literal: move A out of B by the whole MTV; cancel A's approaching normal velocity",
+    "position-based: per substep, move both apart by their shares w/(wA+wB) of the depth; static friction holds",
+    "impulses: per iteration, lambda = max(0, acc + d lambda) - acc; start from last step's (warm start)",
+    "integrate: positions follow the velocities",
 ];

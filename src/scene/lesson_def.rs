@@ -49,6 +49,9 @@ pub enum Topic {
     /// Pseudo-continuous detection of a fast body against a thin wall: motion
     /// interpolation with bisection (Ren and Xie 2011) and conservative advancement.
     Continuous,
+    /// Contact resolution three ways (literal projection, position-based, impulses) on a
+    /// small stack, world step by world step.
+    Resolution,
 }
 
 impl Topic {

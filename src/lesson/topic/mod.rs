@@ -16,6 +16,7 @@
 //! | [`Topic::SpatialHash`] | `spatial_hash.rs` | one box into its cells, one cell's pairs |
 //! | [`Topic::DynamicTree`] | `dynamic_tree.rs` | one node of an insertion's descent, a rotation, the query |
 //! | [`Topic::Continuous`] | `continuous.rs` | one interpolated pose, one bisection bracket, one advancement |
+//! | [`Topic::Resolution`] | `resolution.rs` | one resolution method after a few world steps |
 //!
 //! [`TopicLesson`] opens such a lesson from a scene (its `lesson` block names the topic)
 //! and applies its presets; [`TopicLesson::trace`] records the trace.
@@ -23,6 +24,7 @@
 mod bounding_volumes;
 mod continuous;
 mod dynamic_tree;
+mod resolution;
 mod spatial_hash;
 mod sweep_and_prune;
 
@@ -431,6 +433,7 @@ impl TopicLesson {
             Topic::SpatialHash => spatial_hash::trace(&self.posed),
             Topic::DynamicTree => dynamic_tree::trace(&self.posed),
             Topic::Continuous => continuous::trace(&self.posed),
+            Topic::Resolution => resolution::trace(&self.posed),
             // A narrow-phase lesson never opens here (`from_scene` refuses it): a
             // one-step trace that says so, rather than a panic.
             Topic::Narrow => placeholder(self.def.topic),
