@@ -1,8 +1,9 @@
 //! Lessons on the rest of the pipeline: bounding volumes, sweep and prune, the spatial
 //! hash, the dynamic tree, continuous detection and resolution. Their traces are not a
 //! narrow phase's [`crate::narrow::Trace`] but a [`TopicTrace`]: every step carries its
-//! own narration card, the pseudocode line it is on, what the two views draw (as [`Mark`]s, data: the core never draws) and,
-//! when the step computes something a student can point at, its predict [`Target`].
+//! own narration card, the pseudocode line it is on, what the two views draw (as
+//! [`Mark`]s, data: the core never draws) and, when the step computes something a
+//! student can point at, its predict [`Target`].
 //!
 //! Each step holds the whole picture of its moment, not a change to the one before, so
 //! stepping back is exact and the views need no state of their own. The traces are
