@@ -126,7 +126,7 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
         b
     };
     let width = (extent.max.x - extent.min.x).max(0.5);
-    let column = |m: usize| Vec2::new((m as f32 - 1.0) * width * 1.3, 0.0);
+    let column = |m: usize| Vec2::new((m as f32 - 1.0) * width * 1.6, 0.0);
     let start_top = bodies.slot(top).map_or(Vec2::ZERO, |b| b.center_of_mass());
     let tolerance = super::TOLERANCE_SHARE * (extent.max - extent.min).max_element();
 
@@ -217,7 +217,7 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
         ];
         for m in 0..METHODS.len() {
             // The legend above the plot, a row per method.
-            let y0 = start_top.y * y_scale + 2.8 - 0.6 * m as f32;
+            let y0 = start_top.y * y_scale + 3.2 - 0.8 * m as f32;
             d.push(Mark::segment(Vec2::new(0.2, y0), Vec2::new(0.8, y0), role(m)));
             d.push(Mark::label(Vec2::new(0.8, y0), name(METHODS[m]), role(m), Side::Right));
             for k in 0..upto {
