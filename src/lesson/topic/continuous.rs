@@ -16,6 +16,12 @@
 //! both times of impact side by side
 //! ```
 //!
+//! In the running world a fast body usually meets its wall earlier, in the solver: with
+//! continuous detection on, every body's broad-phase box grows by its motion over the
+//! step, so the wall is a speculative contact (Catto 2013) from the step's start. The
+//! sweep is the backstop for what that misses. The lesson shows the sweep alone, on the
+//! step taken with detection off, so that what it does is not hidden by the solver.
+//!
 //! Nothing here re-implements a sweep: the poses, brackets, distances and steps are the
 //! ones `dynamics/continuous.rs` computed, so the lesson cannot drift from the engine.
 
@@ -240,7 +246,7 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
         card: card(
             format!("One discrete step: {name} tunnels"),
             format!(
-                "In one step of {} s {name} moves {} m and turns {} rad; no point of it moves more than s = {} m. The narrow phase looks only at the pose the step ends in, and neither that pose nor the one it started from overlaps the wall: with continuous detection off, {name} passes through it as if it were not there.",
+                "In one step of {} s {name} moves {} m and turns {} rad; no point of it moves more than s = {} m. The narrow phase looks only at the pose the step ends in, and neither that pose nor the one it started from overlaps the wall: with continuous detection off, {name} passes through it as if it were not there. (With detection on, the world also grows each box by its motion so the wall is known to the solver as a speculative contact; this lesson sets that aside and shows the sweep, the backstop, alone.)",
                 fmt_num(dt),
                 fmt_num(moved),
                 fmt_num(turned),
