@@ -456,6 +456,8 @@ fn the_lessons_ship_in_order() {
             "13_sweep_and_prune.ron",
             "14_spatial_hash.ron",
             "15_dynamic_tree.ron",
+            "16_continuous.ron",
+            "17_resolution.ron",
         ]
     );
     // A lesson's number is its file's prefix (12, trees and the cost model, is not
@@ -998,4 +1000,41 @@ fn lessons_13_and_14_report_the_brute_force_pairs() {
             }
         }
     }
+}
+
+#[test]
+fn lesson_16_times_of_impact_lie_on_the_path_before_the_wall() {
+    use collision_lab::dynamics::{ContinuousMode, World};
+    let lesson = open_topic_named("16_continuous");
+    let trace = lesson.trace();
+    let answers: Vec<Vec2> = trace
+        .steps
+        .iter()
+        .filter_map(|s| s.target.as_ref())
+        .map(|t| t.answers[0])
+        .collect();
+    assert_eq!(answers.len(), 2, "one time of impact per method");
+    // The box flies along y = 0.2 from x = -1; at the impact its centre is short of the
+    // wall's face (x = -0.03) by at least its half width and at most its half diagonal.
+    for a in &answers {
+        assert!((a.y - 0.2).abs() < 1e-3, "{a:?}");
+        assert!(a.x < -0.03 - 0.25 + 0.01 && a.x > -0.03 - 0.36, "{a:?}");
+    }
+    // Both methods agree within the slop.
+    assert!((answers[0] - answers[1]).length() < 0.01, "{answers:?}");
+    // And the discrete step the lesson starts from really tunnels.
+    let mut off = World::from_scene(lesson.scene());
+    off.settings_mut().continuous = ContinuousMode::Off;
+    off.step(1.0 / off.rate());
+    let handle = off.bodies().handles()[1];
+    assert!(off.body(handle).unwrap().center_of_mass().x > 0.25);
+}
+
+#[test]
+fn lesson_17_the_literal_projection_lets_the_stack_go_furthest() {
+    let trace = open_topic_named("17_resolution").trace();
+    let q = &trace.quiz[0];
+    assert_eq!(q.choices[q.answer], "literal projection", "{q:?}");
+    let last = &trace.steps.last().unwrap().card.title;
+    assert_eq!(last, "How far the top box went");
 }

@@ -90,6 +90,33 @@ pub const MAX_ADVANCEMENT_ITERATIONS: u32 = 32;
 /// tolerance (2⁻²⁴ of a substep: at f32 precision τ stops changing anyway).
 const MAX_BISECTIONS: u32 = 24;
 
+/// Watches [`ContinuousScratch::sweep_recorded`] work, for lesson 16: every method has
+/// an empty default, and the simulation's path ([`ContinuousScratch::sweep`]) passes
+/// [`NoContinuousRecord`], whose calls compile to nothing. Poses are of the swept body's
+/// origin (world frame); τ is the share of the substep, in [0, 1].
+pub(crate) trait ContinuousRecorder {
+    /// A fast body is swept: its slot, its poses at τ = 0 and τ = 1, and its motion bound
+    /// s (m, no core point moves further over the substep).
+    fn sweep_body(&mut self, _slot: usize, _start: &Pose, _end: &Pose, _bound_m: f32) {}
+    /// Interpolation tested the intermediate pose at `tau`; `hit`: it overlaps a target.
+    fn pose_sampled(&mut self, _tau: f32, _pose: &Pose, _hit: bool) {}
+    /// Bisection's bracket after one halving: the pose at `t0` overlaps nothing, the pose
+    /// at `t1` overlaps; `mid` was tested and `hit` says what it found.
+    fn bracket(&mut self, _t0: f32, _t1: f32, _mid: f32, _hit: bool) {}
+    /// Conservative advancement against target slot `target`, at `tau`: the smallest gap
+    /// over the piece pairs (m), its unit normal (body towards target, world frame), the
+    /// closest points on the body and the target, and the safe advance Δτ = d / μ
+    /// (infinite when nothing approaches).
+    fn advanced(&mut self, _target: usize, _tau: f32, _gap_m: f32, _normal: Vec2, _points: (Vec2, Vec2), _step: f32) {}
+    /// The body was put back at its time of impact `tau` (after the nudge, if any).
+    fn impact(&mut self, _slot: usize, _tau: f32, _nudge: Vec2) {}
+}
+
+/// The recorder that records nothing (the simulation's).
+pub(crate) struct NoContinuousRecord;
+
+impl ContinuousRecorder for NoContinuousRecord {}
+
 /// Where a dynamic body's centre of mass was and how it was turned when the substep began.
 #[derive(Clone, Copy, Debug)]
 struct StartPose {
@@ -166,6 +193,18 @@ impl ContinuousScratch {
     /// `substeps` is how many substeps the motion since `record_start` spans: a body is
     /// fast when it moves more than the fraction of its extent *per substep*.
     pub(crate) fn sweep(&mut self, bodies: &mut BodySet, settings: &WorldSettings, substeps: u32) -> SweepCounts {
+        self.sweep_recorded(bodies, settings, substeps, &mut NoContinuousRecord)
+    }
+
+    /// [`ContinuousScratch::sweep`], telling `recorder` every pose tested, every bracket,
+    /// every advancement and every impact (lesson 16 replays them).
+    pub(crate) fn sweep_recorded<R: ContinuousRecorder>(
+        &mut self,
+        bodies: &mut BodySet,
+        settings: &WorldSettings,
+        substeps: u32,
+        recorder: &mut R,
+    ) -> SweepCounts {
         let mut counts = SweepCounts::default();
         if settings.continuous == ContinuousMode::Off {
             return counts;
@@ -202,14 +241,22 @@ impl ContinuousScratch {
                 continue;
             }
             let Some(body) = bodies.slot(slot) else { continue };
+            recorder.sweep_body(slot, &motion.pose_at(0.0).2, &motion.pose_at(1.0).2, motion.bound);
             let hit = match settings.continuous {
                 ContinuousMode::Off => None,
-                ContinuousMode::Interpolation => {
-                    toi_by_interpolation(body, &motion, bodies, &self.targets, settings, fraction, &mut counts)
-                        .map(|tau| (tau, Vec2::ZERO))
-                }
+                ContinuousMode::Interpolation => toi_by_interpolation(
+                    body,
+                    &motion,
+                    bodies,
+                    &self.targets,
+                    settings,
+                    fraction,
+                    &mut counts,
+                    recorder,
+                )
+                .map(|tau| (tau, Vec2::ZERO)),
                 ContinuousMode::ConservativeAdvancement => {
-                    toi_by_advancement(body, &motion, bodies, &self.targets, settings, &mut counts)
+                    toi_by_advancement(body, &motion, bodies, &self.targets, settings, &mut counts, recorder)
                 }
             };
             if let Some((tau, nudge)) = hit {
@@ -217,6 +264,7 @@ impl ContinuousScratch {
                 if let Some(body) = bodies.slot_mut(slot) {
                     body.place_center(center + nudge, angle);
                     counts.rollbacks += 1;
+                    recorder.impact(slot, tau, nudge);
                 }
             }
         }
@@ -312,7 +360,10 @@ fn hits_any(
 
 /// Ren and Xie's (2011) motion interpolation: the τ of the first overlapping intermediate pose,
 /// refined by bisection (module docs). `None` when no pose overlaps.
-fn toi_by_interpolation(
+// One argument past clippy's seven: the recorder, which the simulation's path passes as
+// a zero-sized no-op; bundling the others into a struct for it would only hide them.
+#[allow(clippy::too_many_arguments)]
+fn toi_by_interpolation<R: ContinuousRecorder>(
     body: &Body,
     motion: &Motion,
     bodies: &BodySet,
@@ -320,6 +371,7 @@ fn toi_by_interpolation(
     settings: &WorldSettings,
     fraction: f32,
     counts: &mut SweepCounts,
+    recorder: &mut R,
 ) -> Option<f32> {
     let spacing = fraction * body.min_extent();
     let max_poses = settings.continuous_max_poses.max(1);
@@ -329,7 +381,10 @@ fn toi_by_interpolation(
     let mut previous = 0.0f32;
     for k in 1..=poses {
         let tau = k as f32 / poses as f32;
-        if !hits_any(body, &motion.pose_at(tau).2, bodies, targets, settings, counts) {
+        let pose = motion.pose_at(tau).2;
+        let hit = hits_any(body, &pose, bodies, targets, settings, counts);
+        recorder.pose_sampled(tau, &pose, hit);
+        if !hit {
             previous = tau;
             continue;
         }
@@ -340,11 +395,13 @@ fn toi_by_interpolation(
                 break;
             }
             let mid = 0.5 * (lo + hi);
-            if hits_any(body, &motion.pose_at(mid).2, bodies, targets, settings, counts) {
+            let hit = hits_any(body, &motion.pose_at(mid).2, bodies, targets, settings, counts);
+            if hit {
                 hi = mid;
             } else {
                 lo = mid;
             }
+            recorder.bracket(lo, hi, mid, hit);
         }
         return Some(hi);
     }
@@ -353,13 +410,14 @@ fn toi_by_interpolation(
 
 /// Conservative advancement against every target; the earliest impact as (τ, nudge),
 /// where the nudge (world frame, m) closes the remaining gap plus half the slop.
-fn toi_by_advancement(
+fn toi_by_advancement<R: ContinuousRecorder>(
     body: &Body,
     motion: &Motion,
     bodies: &BodySet,
     targets: &[usize],
     settings: &WorldSettings,
     counts: &mut SweepCounts,
+    recorder: &mut R,
 ) -> Option<(f32, Vec2)> {
     let slop = settings.slop.max(1e-4);
     let tolerance = 0.25 * slop;
@@ -367,7 +425,8 @@ fn toi_by_advancement(
     for &t in targets {
         let Some(target) = bodies.slot(t) else { continue };
         let limit = best.map_or(1.0, |(tau, _)| tau);
-        if let Some((tau, gap, normal)) = advance_against(body, motion, target, settings, tolerance, limit, counts) {
+        let found = advance_against(body, motion, (t, target), settings, tolerance, limit, counts, recorder);
+        if let Some((tau, gap, normal)) = found {
             if best.is_none_or(|(b, _)| tau < b) {
                 best = Some((tau, normal * (gap.max(0.0) + 0.5 * slop)));
             }
@@ -378,14 +437,17 @@ fn toi_by_advancement(
 
 /// Conservative advancement of the body along `motion` towards one frozen target, up to
 /// τ = `limit`: (τ, gap, unit normal from the body towards the target) at the impact.
-fn advance_against(
+/// `target` is the target's slot and body.
+#[allow(clippy::too_many_arguments)] // see `toi_by_interpolation`
+fn advance_against<R: ContinuousRecorder>(
     body: &Body,
     motion: &Motion,
-    target: &Body,
+    (target_slot, target): (usize, &Body),
     settings: &WorldSettings,
     tolerance: f32,
     limit: f32,
     counts: &mut SweepCounts,
+    recorder: &mut R,
 ) -> Option<(f32, f32, Vec2)> {
     let target_pose = target.pose();
     let spin = motion.delta_angle.abs() * body.core_reach();
@@ -398,6 +460,7 @@ fn advance_against(
         counts.queries += 1;
         let mut closest_gap = f32::INFINITY;
         let mut closest_normal = Vec2::ZERO;
+        let mut closest_points = (Vec2::ZERO, Vec2::ZERO);
         let mut step = f32::INFINITY;
         let mut work = Work::default();
         for i in 0..body.shape().piece_count() {
@@ -418,6 +481,7 @@ fn advance_against(
                 if gap < closest_gap {
                     closest_gap = gap;
                     closest_normal = normal.unwrap_or(Vec2::ZERO);
+                    closest_points = (out.point_a, out.point_b);
                 }
                 let approach = match normal {
                     Some(n) => motion.delta_center.dot(n).max(0.0) + spin,
@@ -431,6 +495,7 @@ fn advance_against(
         if !closest_gap.is_finite() {
             return None;
         }
+        recorder.advanced(target_slot, tau, closest_gap, closest_normal, closest_points, step);
         if closest_gap <= tolerance {
             return Some((tau, closest_gap, closest_normal));
         }
@@ -441,4 +506,94 @@ fn advance_against(
     }
     // Out of iterations: τ is still before the impact, so stopping here is safe.
     Some((tau, 0.0, Vec2::ZERO))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::{World, WorldSettings};
+    use crate::math::Point;
+    use crate::scene::{BodyDef, BodyKind, Scene, SceneDef, ShapeDef};
+
+    /// Counts what it is told, so the test knows the recorder was really called.
+    #[derive(Default)]
+    struct Tally {
+        calls: usize,
+        impacts: Vec<(usize, f32, Vec2)>,
+    }
+
+    impl ContinuousRecorder for Tally {
+        fn pose_sampled(&mut self, _tau: f32, _pose: &Pose, _hit: bool) {
+            self.calls += 1;
+        }
+        fn bracket(&mut self, _t0: f32, _t1: f32, _mid: f32, _hit: bool) {
+            self.calls += 1;
+        }
+        fn advanced(&mut self, _t: usize, _tau: f32, _gap: f32, _n: Vec2, _p: (Vec2, Vec2), _step: f32) {
+            self.calls += 1;
+        }
+        fn impact(&mut self, slot: usize, tau: f32, nudge: Vec2) {
+            self.impacts.push((slot, tau, nudge));
+        }
+    }
+
+    /// A spinning box at 120 m/s towards a 2 cm wall, stepped once with detection off:
+    /// the bodies after the discrete step and the sweep scratch that saw them start.
+    fn tunnelled() -> (BodySet, ContinuousScratch) {
+        let rect = |w: f32, h: f32| ShapeDef::Polygon {
+            points: vec![
+                Point(-w / 2.0, -h / 2.0),
+                Point(w / 2.0, -h / 2.0),
+                Point(w / 2.0, h / 2.0),
+                Point(-w / 2.0, h / 2.0),
+            ],
+        };
+        let mut wall = BodyDef::new(rect(0.02, 2.0));
+        wall.kind = BodyKind::Static;
+        let mut bullet = BodyDef::new(rect(0.2, 0.1));
+        bullet.position = Point(-1.0, 0.1);
+        bullet.linear_velocity = Point(120.0, 0.0);
+        bullet.angular_velocity = 30.0;
+        let scene = Scene::from_def(SceneDef {
+            bodies: vec![wall, bullet],
+            ..SceneDef::default()
+        })
+        .expect("valid scene");
+        let settings = WorldSettings {
+            gravity: Vec2::ZERO,
+            continuous: ContinuousMode::Off,
+            substeps: 1,
+            ..WorldSettings::default()
+        };
+        let mut world = World::from_scene_with(&scene, settings);
+        let mut scratch = ContinuousScratch::default();
+        scratch.record_start(world.bodies());
+        world.step(1.0 / 60.0);
+        (world.bodies().clone(), scratch)
+    }
+
+    #[test]
+    fn the_recorded_sweep_moves_the_bodies_as_the_plain_one() {
+        for mode in [ContinuousMode::Interpolation, ContinuousMode::ConservativeAdvancement] {
+            let settings = WorldSettings {
+                continuous: mode,
+                ..WorldSettings::default()
+            };
+            let (mut plain, mut scratch) = tunnelled();
+            let mut recorded = plain.clone();
+            let mut scratch_recorded = scratch.clone();
+            let counts = scratch.sweep(&mut plain, &settings, 1);
+            let mut tally = Tally::default();
+            let counts_recorded = scratch_recorded.sweep_recorded(&mut recorded, &settings, 1, &mut tally);
+            assert_eq!(counts, counts_recorded, "{mode:?}");
+            assert_eq!(counts.rollbacks, 1, "{mode:?}: the bullet is caught");
+            assert!(tally.calls > 2, "{mode:?}: the recorder heard the search");
+            assert_eq!(tally.impacts.len(), 1, "{mode:?}");
+            for slot in 0..plain.slot_count() {
+                let (a, b) = (plain.slot(slot).unwrap(), recorded.slot(slot).unwrap());
+                assert_eq!(a.pose(), b.pose(), "{mode:?} slot {slot}");
+                assert_eq!(a.linear_velocity(), b.linear_velocity(), "{mode:?} slot {slot}");
+            }
+        }
+    }
 }

@@ -86,6 +86,7 @@ pub use clock::{
     MIN_STEP_BUDGET_SECONDS, TARGET_FRAME_SECONDS,
 };
 pub use continuous::MAX_ADVANCEMENT_ITERATIONS;
+pub(crate) use continuous::{ContinuousRecorder, ContinuousScratch};
 pub use crowd::MAX_CROWDED_PAIRS;
 pub use desc::{BodyDesc, BodyKind};
 pub use manifold::ContactManifold;

@@ -27,11 +27,15 @@ pub enum Listing {
     SpatialHash,
     /// The dynamic AABB tree (`broad/aabb_tree.rs`).
     DynamicTree,
+    /// Pseudo-continuous detection (`dynamics/continuous.rs`; Ren and Xie 2011).
+    Continuous,
+    /// Contact resolution three ways (`dynamics/projection.rs`, `xpbd.rs`, `solver.rs`).
+    Resolution,
 }
 
 impl Listing {
     /// Every listing, in the order lessons introduce them.
-    pub const ALL: [Listing; 11] = [
+    pub const ALL: [Listing; 13] = [
         Listing::Sat,
         Listing::NonConvexSat,
         Listing::CircleVoronoi,
@@ -43,6 +47,8 @@ impl Listing {
         Listing::SweepAndPrune,
         Listing::SpatialHash,
         Listing::DynamicTree,
+        Listing::Continuous,
+        Listing::Resolution,
     ];
 
     /// A short name for the listing's heading.
@@ -59,6 +65,8 @@ impl Listing {
             Listing::SweepAndPrune => "Sweep and prune (Chulanov 2016)",
             Listing::SpatialHash => "Spatial hash",
             Listing::DynamicTree => "Dynamic AABB tree",
+            Listing::Continuous => "Pseudo-continuous detection (Ren and Xie 2011)",
+            Listing::Resolution => "Contact resolution, three ways",
         }
     }
 
@@ -76,6 +84,8 @@ impl Listing {
             Listing::SweepAndPrune => SWEEP_AND_PRUNE,
             Listing::SpatialHash => SPATIAL_HASH,
             Listing::DynamicTree => DYNAMIC_TREE,
+            Listing::Continuous => CONTINUOUS,
+            Listing::Resolution => RESOLUTION,
         }
     }
 }
@@ -325,4 +335,46 @@ const DYNAMIC_TREE: &[&str] = &[
     "    where a node's children differ in height by more than 1: lift the taller one (rotation)",
     "query box Q: from the root,",
     "    visit a node only if its box overlaps Q; a leaf reached is a candidate",
+];
+
+/// Lines of [`Listing::Continuous`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod continuous {
+    pub const DISCRETE: usize = 0;
+    pub const FAST: usize = 1;
+    pub const POSES: usize = 2;
+    pub const BISECT: usize = 3;
+    pub const ROLLBACK: usize = 4;
+    pub const ADVANCE: usize = 5;
+    pub const CONTACT: usize = 6;
+}
+
+const CONTINUOUS: &[&str] = &[
+    "one discrete step: integrate, then detect at the end pose only",
+    "fast: some point moves further than a fraction of the body's size",
+    "interpolation: for k = 1..n: pose at tau = k/n; stop at the first that overlaps",
+    "    bisection: [t0, t1] = [previous tau, tau]; halve while longer than the slop",
+    "    put the body at t1 (it overlaps by at most the slop), keep its velocity",
+    "advancement: d, n = GJK distance at tau; tau += d / mu (mu: fastest approach along n)",
+    "    when d is under a quarter of the slop: time of impact tau",
+];
+
+/// Lines of [`Listing::Resolution`].
+// Every line is named, used or not, so that editing a listing shows which names move.
+#[allow(dead_code)]
+pub(crate) mod resolution {
+    pub const DETECT: usize = 0;
+    pub const LITERAL: usize = 1;
+    pub const PROJECTION: usize = 2;
+    pub const IMPULSES: usize = 3;
+    pub const INTEGRATE: usize = 4;
+}
+
+const RESOLUTION: &[&str] = &[
+    "each step: detect the contacts (points, normal n, depth)",
+    "literal: move A out of B by the whole MTV; cancel A's approaching normal velocity",
+    "position-based: per substep, move both apart by their shares w/(wA+wB) of the depth; static friction holds",
+    "impulses: per iteration, lambda = max(0, acc + d lambda) - acc; start from last step's (warm start)",
+    "integrate: positions follow the velocities",
 ];

@@ -46,6 +46,12 @@ pub enum Topic {
     SpatialHash,
     /// The dynamic AABB tree: insertions with the perimeter cost, rotations, a query.
     DynamicTree,
+    /// Pseudo-continuous detection of a fast body against a thin wall: motion
+    /// interpolation with bisection (Ren and Xie 2011) and conservative advancement.
+    Continuous,
+    /// Contact resolution three ways (literal projection, position-based, impulses) on a
+    /// small stack, world step by world step.
+    Resolution,
 }
 
 impl Topic {

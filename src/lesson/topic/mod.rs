@@ -1,13 +1,14 @@
 //! Lessons on the rest of the pipeline: bounding volumes, sweep and prune, the spatial
-//! hash, the dynamic tree. Their traces are not a narrow phase's [`crate::narrow::Trace`]
-//! but a [`TopicTrace`]: every step carries its own narration card, the pseudocode line
-//! it is on, what the two views draw (as [`Mark`]s, data: the core never draws) and,
-//! when the step computes something a student can point at, its predict [`Target`].
+//! hash, the dynamic tree, continuous detection and resolution. Their traces are not a
+//! narrow phase's [`crate::narrow::Trace`] but a [`TopicTrace`]: every step carries its
+//! own narration card, the pseudocode line it is on, what the two views draw (as
+//! [`Mark`]s, data: the core never draws) and, when the step computes something a
+//! student can point at, its predict [`Target`].
 //!
 //! Each step holds the whole picture of its moment, not a change to the one before, so
 //! stepping back is exact and the views need no state of their own. The traces are
-//! recorded from the library's own code (`crate::bounds`, `crate::broad`): a lesson never
-//! re-implements what it teaches.
+//! recorded from the library's own code (`crate::bounds`, `crate::broad`,
+//! `crate::dynamics`): a lesson never re-implements what it teaches.
 //!
 //! | topic | file | what a step is |
 //! |---|---|---|
@@ -15,12 +16,16 @@
 //! | [`Topic::SweepAndPrune`] | `sweep_and_prune.rs` | one swap of the insertion sort, one comparison of the sweep |
 //! | [`Topic::SpatialHash`] | `spatial_hash.rs` | one box into its cells, one cell's pairs |
 //! | [`Topic::DynamicTree`] | `dynamic_tree.rs` | one node of an insertion's descent, a rotation, the query |
+//! | [`Topic::Continuous`] | `continuous.rs` | one interpolated pose, one bisection bracket, one advancement |
+//! | [`Topic::Resolution`] | `resolution.rs` | one resolution method after a few world steps |
 //!
 //! [`TopicLesson`] opens such a lesson from a scene (its `lesson` block names the topic)
 //! and applies its presets; [`TopicLesson::trace`] records the trace.
 
 mod bounding_volumes;
+mod continuous;
 mod dynamic_tree;
+mod resolution;
 mod spatial_hash;
 mod sweep_and_prune;
 
@@ -428,6 +433,8 @@ impl TopicLesson {
             Topic::SweepAndPrune => sweep_and_prune::trace(&self.posed),
             Topic::SpatialHash => spatial_hash::trace(&self.posed),
             Topic::DynamicTree => dynamic_tree::trace(&self.posed),
+            Topic::Continuous => continuous::trace(&self.posed),
+            Topic::Resolution => resolution::trace(&self.posed),
             // A narrow-phase lesson never opens here (`from_scene` refuses it): a
             // one-step trace that says so, rather than a panic.
             Topic::Narrow => placeholder(self.def.topic),
