@@ -18,7 +18,9 @@
 //! 3. every world takes `warm_up` steps of 1/60 s untimed, then `timed` steps, each
 //!    timed alone with `Instant`; we print mean and median ms per step.
 //!
-//! Both engines run on one thread (rapier2d's `parallel` feature is off), with sleeping
+//! Both engines run on one thread (rapier2d's `parallel` feature is off; Collision Lab,
+//! whose narrow phase uses rayon's threads on big steps, runs inside a one-thread rayon
+//! pool; `--threads N` gives it N), with sleeping
 //! off (rapier: `can_sleep(false)`; Collision Lab has no sleeping yet), continuous
 //! collision detection off (rapier: `max_ccd_substeps = 0`; ours has none).
 //!
@@ -526,11 +528,26 @@ fn print_lab_run(run: &LabRun) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let threads = args
+        .iter()
+        .position(|a| a == "--threads")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    println!("Collision Lab on {threads} thread(s)");
+    pool.install(|| run(&args));
+}
+
+fn run(args: &[String]) {
     let quick = args.iter().any(|a| a == "--quick");
     // `cargo bench` passes `--bench`; every other word that is not a flag filters scenes.
     let filters: Vec<&str> = args
         .iter()
-        .filter(|a| !a.starts_with("--"))
+        .filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err())
         .map(String::as_str)
         .collect();
     let root = env!("CARGO_MANIFEST_DIR");
