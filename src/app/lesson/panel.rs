@@ -8,7 +8,7 @@ use super::{colors, LessonMode};
 use crate::app::files;
 use crate::app::panels::{Request, UiRequests};
 use crate::app::state::AppState;
-use crate::lesson::{fmt_num, Card, Granularity};
+use crate::lesson::{fmt_num, Card, Granularity, Player, Steps};
 use egui::text::LayoutJob;
 use egui::{Color32, FontId, RichText, TextFormat};
 use std::path::{Path, PathBuf};
@@ -220,55 +220,9 @@ fn setup_ui(ui: &mut egui::Ui, mode: &mut LessonMode) -> Option<Result<String, S
 fn player_ui(ui: &mut egui::Ui, mode: &mut LessonMode) -> Option<String> {
     let mut said = None;
     let by_iteration = mode.player.granularity() == Granularity::Iteration;
-    let last = mode.player.len().saturating_sub(1);
-    // Next goes through the lesson mode: in predict mode it asks before it shows.
-    let mut forward = false;
     let p = &mut mode.player;
-    ui.horizontal(|ui| {
-        if ui.button("⏮ First").on_hover_text("Home").clicked() {
-            p.pause();
-            p.first();
-        }
-        if ui
-            .add_enabled(p.cursor() > 0, egui::Button::new("◀ Prev"))
-            .on_hover_text("Left arrow")
-            .clicked()
-        {
-            p.pause();
-            if by_iteration {
-                p.prev_iteration();
-            } else {
-                p.prev();
-            }
-        }
-        let next = egui::Button::new(RichText::new("Next ▶").strong()).fill(Color32::from_rgb(40, 80, 120));
-        if ui
-            .add_enabled(p.cursor() < last, next)
-            .on_hover_text("Right arrow")
-            .clicked()
-        {
-            p.pause();
-            forward = true;
-        }
-        if ui.button("Last ⏭").on_hover_text("End").clicked() {
-            p.pause();
-            p.last();
-        }
-        let play = if p.is_playing() { "⏸ Pause" } else { "▶ Play" };
-        if ui.button(play).on_hover_text("Space").clicked() {
-            if p.is_playing() {
-                p.pause();
-            } else {
-                p.play();
-            }
-        }
-    });
-    let mut index = p.cursor();
-    let slider = egui::Slider::new(&mut index, 0..=last).text("step").show_value(false);
-    if ui.add_enabled(last > 0, slider).changed() {
-        p.pause();
-        p.seek(index);
-    }
+    // Next goes through the lesson mode: in predict mode it asks before it shows.
+    let forward = player_buttons(ui, p, by_iteration);
     ui.horizontal(|ui| {
         // The loop is numbered as the card numbers it (both 1-based): the player's own
         // groups of steps start with the set-up, so their count would run one ahead.
@@ -278,23 +232,7 @@ fn player_ui(ui: &mut egui::Ui, mode: &mut LessonMode) -> Option<String> {
             None => ui.label(step),
         };
     });
-    ui.horizontal(|ui| {
-        let mut g = p.granularity();
-        ui.radio_value(&mut g, Granularity::Step, "micro-steps");
-        ui.radio_value(&mut g, Granularity::Iteration, "whole iterations");
-        p.set_granularity(g);
-        let mut speed = p.speed();
-        if ui
-            .add(
-                egui::Slider::new(&mut speed, 0.25..=10.0)
-                    .logarithmic(true)
-                    .text("per s"),
-            )
-            .changed()
-        {
-            p.set_speed(speed);
-        }
-    });
+    player_pace(ui, p);
     if forward {
         said = mode.forward(by_iteration);
     }
@@ -512,6 +450,81 @@ pub fn words(text: &str) -> Vec<(&str, Option<crate::narrow::trace::Owner>)> {
         }
     }
     out
+}
+
+/// The player's buttons (first, previous, next, last, play) and its scrub slider, for a
+/// lesson of any kind. Returns whether Next was clicked: the lesson mode moves forward
+/// itself (in predict mode it asks before it shows).
+pub(super) fn player_buttons<T: Steps>(ui: &mut egui::Ui, p: &mut Player<T>, by_iteration: bool) -> bool {
+    let last = p.len().saturating_sub(1);
+    let mut forward = false;
+    ui.horizontal(|ui| {
+        if ui.button("⏮ First").on_hover_text("Home").clicked() {
+            p.pause();
+            p.first();
+        }
+        if ui
+            .add_enabled(p.cursor() > 0, egui::Button::new("◀ Prev"))
+            .on_hover_text("Left arrow")
+            .clicked()
+        {
+            p.pause();
+            if by_iteration {
+                p.prev_iteration();
+            } else {
+                p.prev();
+            }
+        }
+        let next = egui::Button::new(RichText::new("Next ▶").strong()).fill(Color32::from_rgb(40, 80, 120));
+        if ui
+            .add_enabled(p.cursor() < last, next)
+            .on_hover_text("Right arrow")
+            .clicked()
+        {
+            p.pause();
+            forward = true;
+        }
+        if ui.button("Last ⏭").on_hover_text("End").clicked() {
+            p.pause();
+            p.last();
+        }
+        let play = if p.is_playing() { "⏸ Pause" } else { "▶ Play" };
+        if ui.button(play).on_hover_text("Space").clicked() {
+            if p.is_playing() {
+                p.pause();
+            } else {
+                p.play();
+            }
+        }
+    });
+    let mut index = p.cursor();
+    let slider = egui::Slider::new(&mut index, 0..=last).text("step").show_value(false);
+    if ui.add_enabled(last > 0, slider).changed() {
+        p.pause();
+        p.seek(index);
+    }
+    forward
+}
+
+/// The player's granularity (micro-steps or whole iterations) and its playing speed.
+pub(super) fn player_pace<T: Steps>(ui: &mut egui::Ui, p: &mut Player<T>) {
+    ui.horizontal(|ui| {
+        let mut g = p.granularity();
+        ui.radio_value(&mut g, Granularity::Step, "micro-steps");
+        ui.radio_value(&mut g, Granularity::Iteration, "whole iterations");
+        p.set_granularity(g);
+        let mut speed = p.speed();
+        if ui
+            .add(
+                egui::Slider::new(&mut speed, 0.25..=10.0)
+                    .logarithmic(true)
+                    .text("per s"),
+            )
+            .changed()
+        {
+            p.set_speed(speed);
+        }
+    });
 }
 
 #[cfg(test)]

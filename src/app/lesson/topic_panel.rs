@@ -7,7 +7,7 @@ use super::topic_mode::TopicMode;
 use super::{colors, quiz_view};
 use crate::app::panels::{Request, UiRequests};
 use crate::lesson::Granularity;
-use egui::{Color32, RichText};
+use egui::RichText;
 
 /// The panel on the right, in place of the sandbox's.
 pub fn show(ctx: &egui::Context, mode: &mut TopicMode, requests: &mut UiRequests) {
@@ -105,72 +105,10 @@ fn preset_ui(ui: &mut egui::Ui, mode: &mut TopicMode) -> Option<Result<String, S
 
 fn player_ui(ui: &mut egui::Ui, mode: &mut TopicMode) -> Option<String> {
     let by_iteration = mode.player.granularity() == Granularity::Iteration;
-    let last = mode.player.len().saturating_sub(1);
-    let mut forward = false;
     let p = &mut mode.player;
-    ui.horizontal(|ui| {
-        if ui.button("⏮ First").on_hover_text("Home").clicked() {
-            p.pause();
-            p.first();
-        }
-        if ui
-            .add_enabled(p.cursor() > 0, egui::Button::new("◀ Prev"))
-            .on_hover_text("Left arrow")
-            .clicked()
-        {
-            p.pause();
-            if by_iteration {
-                p.prev_iteration();
-            } else {
-                p.prev();
-            }
-        }
-        let next = egui::Button::new(RichText::new("Next ▶").strong()).fill(Color32::from_rgb(40, 80, 120));
-        if ui
-            .add_enabled(p.cursor() < last, next)
-            .on_hover_text("Right arrow")
-            .clicked()
-        {
-            p.pause();
-            forward = true;
-        }
-        if ui.button("Last ⏭").on_hover_text("End").clicked() {
-            p.pause();
-            p.last();
-        }
-        let play = if p.is_playing() { "⏸ Pause" } else { "▶ Play" };
-        if ui.button(play).on_hover_text("Space").clicked() {
-            if p.is_playing() {
-                p.pause();
-            } else {
-                p.play();
-            }
-        }
-    });
-    let mut index = p.cursor();
-    let slider = egui::Slider::new(&mut index, 0..=last).text("step").show_value(false);
-    if ui.add_enabled(last > 0, slider).changed() {
-        p.pause();
-        p.seek(index);
-    }
+    let forward = super::panel::player_buttons(ui, p, by_iteration);
     ui.label(format!("Step {} of {}", p.cursor() + 1, p.len()));
-    ui.horizontal(|ui| {
-        let mut g = p.granularity();
-        ui.radio_value(&mut g, Granularity::Step, "micro-steps");
-        ui.radio_value(&mut g, Granularity::Iteration, "whole iterations");
-        p.set_granularity(g);
-        let mut speed = p.speed();
-        if ui
-            .add(
-                egui::Slider::new(&mut speed, 0.25..=10.0)
-                    .logarithmic(true)
-                    .text("per s"),
-            )
-            .changed()
-        {
-            p.set_speed(speed);
-        }
-    });
+    super::panel::player_pace(ui, p);
     let mut said = forward.then(|| mode.forward(by_iteration)).flatten();
     ui.horizontal(|ui| {
         if ui
