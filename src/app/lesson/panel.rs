@@ -119,23 +119,7 @@ pub fn show(ctx: &egui::Context, mode: &mut LessonMode, requests: &mut UiRequest
                 ui.separator();
                 ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| {
-                        ui.horizontal(|ui| {
-                            ui.heading(format!("Lesson {}", mode.lesson.number()));
-                            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                                exit = ui.button("Exit lesson").clicked();
-                            });
-                        });
-                        ui.label(RichText::new(mode.lesson.title()).strong().size(16.0));
-                        egui::CollapsingHeader::new("Introduction")
-                            .default_open(true)
-                            .show(ui, |ui| {
-                                egui::ScrollArea::vertical()
-                                    .id_salt("intro")
-                                    .max_height(150.0)
-                                    .show(ui, |ui| {
-                                        ui.label(coloured(ui, mode.lesson.intro()));
-                                    });
-                            });
+                        exit = lesson_header(ui, mode.lesson.number(), mode.lesson.title(), mode.lesson.intro());
                         ui.separator();
                         status = setup_ui(ui, mode);
                         ui.separator();
@@ -450,6 +434,30 @@ pub fn words(text: &str) -> Vec<(&str, Option<crate::narrow::trace::Owner>)> {
         }
     }
     out
+}
+
+/// A lesson's heading with its Exit button, its title and its collapsible introduction,
+/// for a lesson of any kind. Returns whether Exit was clicked.
+pub(super) fn lesson_header(ui: &mut egui::Ui, number: impl std::fmt::Display, title: &str, intro: &str) -> bool {
+    let mut exit = false;
+    ui.horizontal(|ui| {
+        ui.heading(format!("Lesson {number}"));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            exit = ui.button("Exit lesson").clicked();
+        });
+    });
+    ui.label(RichText::new(title).strong().size(16.0));
+    egui::CollapsingHeader::new("Introduction")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("intro")
+                .max_height(150.0)
+                .show(ui, |ui| {
+                    ui.label(coloured(ui, intro));
+                });
+        });
+    exit
 }
 
 /// The player's buttons (first, previous, next, last, play) and its scrub slider, for a

@@ -2,7 +2,7 @@
 //! preset, the player, the step's card and pseudocode (the narrow lessons' widgets),
 //! predict mode, the topic's table, the quiz.
 
-use super::panel::{card_ui, coloured, pseudocode_ui, PANEL_WIDTH};
+use super::panel::{card_ui, pseudocode_ui, PANEL_WIDTH};
 use super::topic_mode::TopicMode;
 use super::{colors, quiz_view};
 use crate::app::panels::{Request, UiRequests};
@@ -26,23 +26,12 @@ pub fn show(ctx: &egui::Context, mode: &mut TopicMode, requests: &mut UiRequests
                 ui.separator();
                 ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| {
-                        ui.horizontal(|ui| {
-                            ui.heading(format!("Lesson {}", mode.lesson.number()));
-                            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                                exit = ui.button("Exit lesson").clicked();
-                            });
-                        });
-                        ui.label(RichText::new(mode.lesson.title()).strong().size(16.0));
-                        egui::CollapsingHeader::new("Introduction")
-                            .default_open(true)
-                            .show(ui, |ui| {
-                                egui::ScrollArea::vertical()
-                                    .id_salt("intro")
-                                    .max_height(150.0)
-                                    .show(ui, |ui| {
-                                        ui.label(coloured(ui, mode.lesson.intro()));
-                                    });
-                            });
+                        exit = super::panel::lesson_header(
+                            ui,
+                            mode.lesson.number(),
+                            mode.lesson.title(),
+                            mode.lesson.intro(),
+                        );
                         ui.separator();
                         if let Some(s) = preset_ui(ui, mode) {
                             status = Some(s);
