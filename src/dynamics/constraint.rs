@@ -116,6 +116,12 @@ pub(crate) struct Constraint {
 pub(crate) struct Constraints {
     pub list: Vec<Constraint>,
     pub points: Vec<ConstraintPoint>,
+    /// Where each colour's constraints start in `list`, and where the last ends
+    /// ([`COLOURS`] + 1 entries): no two constraints of a colour share a body that can
+    /// move, so a colour's constraints can be solved in any order, or several at once
+    /// (`solver_wide.rs`). The last colour also takes every constraint that found all the
+    /// others taken, so its constraints may share bodies.
+    pub colour_starts: Vec<u32>,
 }
 
 impl Constraints {
@@ -124,6 +130,12 @@ impl Constraints {
         self.list
             .iter()
             .map(|c| (c, &self.points[c.first as usize..(c.first + c.count) as usize]))
+    }
+
+    /// The points of constraint `c`.
+    #[inline]
+    pub fn points_of(&self, c: &Constraint) -> &[ConstraintPoint] {
+        &self.points[c.first as usize..(c.first + c.count) as usize]
     }
 
     /// Each constraint with its points, to change them. The points of consecutive
@@ -217,6 +229,8 @@ pub(crate) fn build_constraints(
     out.points.clear();
     out.points
         .resize(colours.total_points as usize, ConstraintPoint::default());
+    out.colour_starts.clear();
+    out.colour_starts.extend_from_slice(&colours.colour_starts);
     let inv_or_zero = |k: f32| if k > 0.0 { 1.0 / k } else { 0.0 };
     // Every pair gets a constraint; a slot without a state (never the case: states
     // cover every slot) is inert.
@@ -362,7 +376,7 @@ impl Reach {
 
 /// Most colours [`ColourScratch::place`] tells apart; constraints that find all taken share the
 /// last one (correct, only less overlapped).
-const COLOURS: u32 = 64;
+pub(crate) const COLOURS: u32 = 64;
 
 /// The colouring of the constraints (see [`ColourScratch::place`]), kept between steps.
 #[derive(Clone, Debug, Default)]
@@ -378,6 +392,8 @@ pub(crate) struct ColourScratch {
     total_points: u32,
     /// How many pairs have a constraint (the others are dormant, [`DORMANT`]).
     active: u32,
+    /// Where each colour starts among the constraints, and where the last ends.
+    colour_starts: Vec<u32>,
 }
 
 impl ColourScratch {
@@ -402,6 +418,7 @@ impl ColourScratch {
             first_point,
             total_points,
             active,
+            colour_starts,
         } = self;
         used.clear();
         used.resize(states.states.len(), 0);
@@ -447,6 +464,9 @@ impl ColourScratch {
             *s = total;
             total += n;
         }
+        colour_starts.clear();
+        colour_starts.extend_from_slice(&start);
+        colour_starts.push(total);
         *active = total;
         position.clear();
         position.extend(colours.iter().map(|&colour| {

@@ -77,6 +77,7 @@ mod settings;
 mod sleep;
 mod snapshot;
 mod solver;
+mod solver_wide;
 mod world;
 mod xpbd;
 

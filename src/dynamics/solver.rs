@@ -63,16 +63,17 @@
 //! store                   impulses into the contacts for the next step
 //! ```
 
-use super::body_state::BodyStates;
-use super::constraint::{apply_impulse_along, relative_speed, tangent_of, Constraints};
+use super::body_state::{BodyState, BodyStates};
+use super::constraint::{apply_impulse_along, relative_speed, tangent_of, Constraint, ConstraintPoint, Constraints};
 use super::settings::WorldSettings;
+use super::solver_wide::WideContacts;
 
 /// The three coefficients of a soft constraint (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Softness {
-    bias_rate: f32,
-    mass_scale: f32,
-    impulse_scale: f32,
+    pub bias_rate: f32,
+    pub mass_scale: f32,
+    pub impulse_scale: f32,
 }
 
 impl Softness {
@@ -112,122 +113,156 @@ pub fn mix_friction_restitution(
 
 /// Tuning of one step's solve, taken from the settings once.
 #[derive(Clone, Copy, Debug)]
-struct StepTuning {
-    softness: Softness,
-    inv_h: f32,
-    slop: f32,
-    max_push_speed: f32,
+pub(crate) struct StepTuning {
+    pub softness: Softness,
+    pub inv_h: f32,
+    pub slop: f32,
+    pub max_push_speed: f32,
 }
 
 /// Solves one step of contacts by sequential impulses over `substeps` substeps of `h`
 /// (see the module docs): integrates the states' velocities and position deltas and
 /// leaves the accumulated impulses in `constraints`.
+///
+/// The passes run four constraints at once (`solver_wide.rs`), colour by colour; the
+/// answer is the same, number for number, as one constraint after another in colour order
+/// ([`solve`], [`warm_start`]): the constraints of a colour share no body that moves.
 pub(crate) fn solve_step(
     states: &mut BodyStates,
     constraints: &mut Constraints,
     settings: &WorldSettings,
     substeps: u32,
     h: f32,
+    wide: &mut WideContacts,
 ) {
-    let hertz = settings.contact_hertz.min(0.25 / h);
-    let tuning = StepTuning {
-        softness: Softness::new(hertz, settings.contact_damping_ratio, h),
-        inv_h: 1.0 / h,
-        slop: settings.slop,
-        max_push_speed: settings.max_push_speed,
-    };
+    let tuning = StepTuning::new(settings, h);
+    wide.build(constraints, states);
     for _ in 0..substeps {
         states.integrate_velocities(settings.gravity, h);
         if settings.warm_starting {
-            warm_start(states, constraints);
+            wide.warm_start(states, constraints);
         }
         for _ in 0..settings.velocity_iterations {
-            solve(states, constraints, &tuning, true);
+            wide.solve(states, constraints, &tuning, true);
         }
         states.integrate_positions(h);
         for _ in 0..settings.relax_iterations {
-            solve(states, constraints, &tuning, false);
+            wide.solve(states, constraints, &tuning, false);
         }
     }
+    wide.write_back(constraints);
     apply_restitution(states, constraints, settings.restitution_threshold);
 }
 
-/// Applies the accumulated impulses.
-fn warm_start(states: &mut BodyStates, constraints: &Constraints) {
-    let states = &mut states.states;
-    for (c, points) in constraints.iter() {
-        let (ia, ib) = (c.a as usize, c.b as usize);
-        let (mut a, mut b) = (states[ia], states[ib]);
-        for p in points {
-            let n = p.normal;
-            apply_impulse_along(&mut a, &mut b, n, p.cross_na, p.cross_nb, p.normal_impulse);
-            apply_impulse_along(&mut a, &mut b, tangent_of(n), p.cross_ta, p.cross_tb, p.tangent_impulse);
+impl StepTuning {
+    /// The tuning of a step of substeps `h` (s) long.
+    pub(crate) fn new(settings: &WorldSettings, h: f32) -> StepTuning {
+        let hertz = settings.contact_hertz.min(0.25 / h);
+        StepTuning {
+            softness: Softness::new(hertz, settings.contact_damping_ratio, h),
+            inv_h: 1.0 / h,
+            slop: settings.slop,
+            max_push_speed: settings.max_push_speed,
         }
-        states[ia] = a;
-        states[ib] = b;
     }
 }
 
-/// One pass over every constraint: normal impulses (with the soft position bias when
-/// `use_bias`), then friction.
-fn solve(states: &mut BodyStates, constraints: &mut Constraints, t: &StepTuning, use_bias: bool) {
-    let states = &mut states.states;
-    let soft = t.softness;
-    for (c, points) in constraints.iter_mut() {
-        let (ia, ib) = (c.a as usize, c.b as usize);
-        let (mut a, mut b) = (states[ia], states[ib]);
-        let friction = c.friction;
-        for p in points.iter_mut() {
-            // Fixed anchors: the Jacobian keeps the anchors of the start of the step
-            // (Box2D v3 does the same; its angular parts are precomputed); only the
-            // separation follows the bodies' turn.
-            // s > 0: the point is apart, or within the slop: let it approach by s this
-            // substep (the speculative rule), no softness needed.
-            // A deep overlap the step started with is tolerated: it is shed apart, at a
-            // bounded speed (`crowd.rs`). Shallower old overlap is pushed out by the
-            // soft bias, capped at the push-out speed, below.
-            let tolerated = if p.deep { p.start_overlap } else { 0.0 };
-            let s = p.current_separation(&a, &b) + t.slop + tolerated;
-            let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-                (s * t.inv_h, 1.0, 0.0)
-            } else if use_bias {
-                (
-                    (soft.bias_rate * s).max(-t.max_push_speed),
-                    soft.mass_scale,
-                    soft.impulse_scale,
-                )
-            } else {
-                (0.0, 1.0, 0.0)
-            };
-            let vn = relative_speed(&a, &b, p.normal, p.cross_na, p.cross_nb);
-            let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-            let total = (p.normal_impulse + impulse).max(0.0);
-            if !total.is_finite() {
-                continue; // never spread a non-finite value to the other body
-            }
-            let applied = total - p.normal_impulse;
-            p.normal_impulse = total;
-            p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            apply_impulse_along(&mut a, &mut b, p.normal, p.cross_na, p.cross_nb, applied);
-        }
-        // Friction after every point's normal impulse, whose totals set its limits.
-        for p in points.iter_mut() {
-            let tangent = tangent_of(p.normal);
-            let vt = relative_speed(&a, &b, tangent, p.cross_ta, p.cross_tb);
-            // A limit that overflowed to infinity (friction 1e30 and a large impulse)
-            // still clamps; NaN is refused below.
-            let limit = friction * p.normal_impulse;
-            let total = (p.tangent_impulse - p.tangent_mass * vt).max(-limit).min(limit);
-            if !total.is_finite() {
-                continue;
-            }
-            let applied = total - p.tangent_impulse;
-            p.tangent_impulse = total;
-            apply_impulse_along(&mut a, &mut b, tangent, p.cross_ta, p.cross_tb, applied);
-        }
-        states[ia] = a;
-        states[ib] = b;
+/// Applies the accumulated impulses, one constraint after another (the reference the
+/// four-wide pass is tested against).
+#[cfg(test)]
+pub(crate) fn warm_start(states: &mut BodyStates, constraints: &Constraints) {
+    for c in &constraints.list {
+        warm_start_constraint(&mut states.states, c, constraints.points_of(c));
     }
+}
+
+/// Applies the accumulated impulses of one constraint.
+#[inline]
+pub(crate) fn warm_start_constraint(states: &mut [BodyState], c: &Constraint, points: &[ConstraintPoint]) {
+    let (ia, ib) = (c.a as usize, c.b as usize);
+    let (mut a, mut b) = (states[ia], states[ib]);
+    for p in points {
+        let n = p.normal;
+        apply_impulse_along(&mut a, &mut b, n, p.cross_na, p.cross_nb, p.normal_impulse);
+        apply_impulse_along(&mut a, &mut b, tangent_of(n), p.cross_ta, p.cross_tb, p.tangent_impulse);
+    }
+    states[ia] = a;
+    states[ib] = b;
+}
+
+/// One pass over every constraint, one after another (the reference the four-wide pass
+/// is tested against).
+#[cfg(test)]
+pub(crate) fn solve(states: &mut BodyStates, constraints: &mut Constraints, t: &StepTuning, use_bias: bool) {
+    for (c, points) in constraints.iter_mut() {
+        solve_constraint(&mut states.states, c, points, t, use_bias);
+    }
+}
+
+/// One constraint's normal impulses (with the soft position bias when `use_bias`),
+/// then its friction.
+#[inline]
+pub(crate) fn solve_constraint(
+    states: &mut [BodyState],
+    c: &Constraint,
+    points: &mut [ConstraintPoint],
+    t: &StepTuning,
+    use_bias: bool,
+) {
+    let soft = t.softness;
+    let (ia, ib) = (c.a as usize, c.b as usize);
+    let (mut a, mut b) = (states[ia], states[ib]);
+    let friction = c.friction;
+    for p in points.iter_mut() {
+        // Fixed anchors: the Jacobian keeps the anchors of the start of the step
+        // (Box2D v3 does the same; its angular parts are precomputed); only the
+        // separation follows the bodies' turn.
+        // s > 0: the point is apart, or within the slop: let it approach by s this
+        // substep (the speculative rule), no softness needed.
+        // A deep overlap the step started with is tolerated: it is shed apart, at a
+        // bounded speed (`crowd.rs`). Shallower old overlap is pushed out by the
+        // soft bias, capped at the push-out speed, below.
+        let tolerated = if p.deep { p.start_overlap } else { 0.0 };
+        let s = p.current_separation(&a, &b) + t.slop + tolerated;
+        let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+            (s * t.inv_h, 1.0, 0.0)
+        } else if use_bias {
+            (
+                (soft.bias_rate * s).max(-t.max_push_speed),
+                soft.mass_scale,
+                soft.impulse_scale,
+            )
+        } else {
+            (0.0, 1.0, 0.0)
+        };
+        let vn = relative_speed(&a, &b, p.normal, p.cross_na, p.cross_nb);
+        let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+        let total = (p.normal_impulse + impulse).max(0.0);
+        if !total.is_finite() {
+            continue; // never spread a non-finite value to the other body
+        }
+        let applied = total - p.normal_impulse;
+        p.normal_impulse = total;
+        p.max_normal_impulse = p.max_normal_impulse.max(applied);
+        apply_impulse_along(&mut a, &mut b, p.normal, p.cross_na, p.cross_nb, applied);
+    }
+    // Friction after every point's normal impulse, whose totals set its limits.
+    for p in points.iter_mut() {
+        let tangent = tangent_of(p.normal);
+        let vt = relative_speed(&a, &b, tangent, p.cross_ta, p.cross_tb);
+        // A limit that overflowed to infinity (friction 1e30 and a large impulse)
+        // still clamps; NaN is refused below.
+        let limit = friction * p.normal_impulse;
+        let total = (p.tangent_impulse - p.tangent_mass * vt).max(-limit).min(limit);
+        if !total.is_finite() {
+            continue;
+        }
+        let applied = total - p.tangent_impulse;
+        p.tangent_impulse = total;
+        apply_impulse_along(&mut a, &mut b, tangent, p.cross_ta, p.cross_tb, applied);
+    }
+    states[ia] = a;
+    states[ib] = b;
 }
 
 /// Restitution: where a point approached faster than `threshold` before solving and

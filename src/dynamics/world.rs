@@ -48,6 +48,7 @@ use super::projection::resolve_by_literal_projection;
 use super::race::RaceReport;
 use super::settings::{ContinuousMode, Resolution, WorldSettings};
 use super::sleep::{self, SleepScratch};
+use super::solver_wide::WideContacts;
 use super::xpbd::XpbdScratch;
 use crate::bounds::Aabb;
 use crate::broad::{BroadPhase, Proxy};
@@ -91,6 +92,8 @@ struct Scratch {
     constraints: Constraints,
     colours: ColourScratch,
     xpbd: XpbdScratch,
+    /// The impulse solver's bundles of four constraints (`solver_wide.rs`).
+    wide: WideContacts,
     /// Start poses and lists of the fast-body sweeps (`continuous.rs`).
     continuous: ContinuousScratch,
     /// Union–find of the islands (`sleep.rs`).
@@ -440,6 +443,7 @@ impl World {
             constraints,
             colours,
             xpbd,
+            wide,
             crowd,
             ..
         } = &mut self.scratch;
@@ -458,7 +462,7 @@ impl World {
         shed_old_overlap(constraints, states, &crowd_tuning, crowd);
         match settings.resolution {
             Resolution::Projection => super::xpbd::solve_step(states, constraints, &settings, substeps, h, xpbd),
-            _ => super::solver::solve_step(states, constraints, &settings, substeps, h),
+            _ => super::solver::solve_step(states, constraints, &settings, substeps, h, wide),
         }
         cap_crowd_speeds(states, crowd);
         store_impulses(constraints, colours, &mut self.contacts);

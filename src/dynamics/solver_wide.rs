@@ -1,0 +1,647 @@
+//! The impulse solver's passes, four constraints at once.
+//!
+//! Sequential impulses (`solver.rs`) solve one constraint after another, and each
+//! constraint is a short chain of dependent multiply-adds on its two bodies. The
+//! constraints of one colour (`constraint.rs`, `ColourScratch::place`) share no body that
+//! can move, so any four of them can go through the same chain side by side, one per
+//! lane of a SIMD register: Catto's wide contact solver in Box2D v3 (`contact_solver.c`,
+//! "Solver2D", 2024), written here for four `f32` lanes with the `wide` crate.
+//!
+//! ```text
+//! build (once a step)   per colour: its constraints of at most two points, in bundles
+//!                       of four (bodies, masses, points as lanes); the rest, and the
+//!                       whole last colour (whose constraints may share bodies), stay
+//!                       one at a time
+//! each pass             per colour: per bundle, gather the eight bodies' velocities
+//!                       and deltas into lanes, run the chain, scatter the velocities;
+//!                       then the colour's single constraints
+//! write back            the accumulated impulses into the constraints
+//! ```
+//!
+//! **The same answer.** Every lane computes exactly the expressions of
+//! `solver::solve_constraint`, in the same order and association, and a colour's
+//! constraints touch disjoint movable bodies, so solving them side by side gives what
+//! solving them one after another in colour order gives, number for number (a zero may
+//! come out with the other sign: SIMD and scalar minimum and maximum may pick either;
+//! a test compares the two on random constraints, and the world's state hashes did not
+//! change). Unused lanes and a single-point constraint's second point are
+//! inert: zero masses and Jacobians, so their impulses stay zero.
+//!
+//! Bodies that cannot move (static ones, and kinematic ones, whose velocity no impulse
+//! changes) may appear in several lanes of a bundle; their velocities are gathered but
+//! never scattered.
+
+use super::body_state::{BodyState, BodyStates};
+use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
+use super::solver::{solve_constraint, warm_start_constraint, StepTuning};
+use wide::f32x4;
+
+/// Lanes per bundle.
+const LANES: usize = 4;
+
+/// Four numbers, one per lane.
+type F4 = f32x4;
+
+/// One point of four constraints, each field one lane per constraint (the fields of
+/// [`ConstraintPoint`] the passes read and write).
+#[derive(Clone, Copy, Debug, Default)]
+struct PointLanes {
+    normal_x: F4,
+    normal_y: F4,
+    anchor_a_x: F4,
+    anchor_a_y: F4,
+    anchor_b_x: F4,
+    anchor_b_y: F4,
+    base_separation: F4,
+    /// The old overlap the solver tolerates this step: `start_overlap` when `deep`.
+    tolerated: F4,
+    normal_mass: F4,
+    tangent_mass: F4,
+    cross_na: F4,
+    cross_nb: F4,
+    cross_ta: F4,
+    cross_tb: F4,
+    normal_impulse: F4,
+    tangent_impulse: F4,
+    max_normal_impulse: F4,
+}
+
+/// Four constraints of one colour, each with one or two points.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bundle {
+    /// The constraints' indices in [`Constraints::list`] (for the write-back) …
+    constraint: [u32; LANES],
+    /// … their bodies' slots (an unused lane repeats lane 0's, never scattered) …
+    a: [u32; LANES],
+    b: [u32; LANES],
+    /// … how many lanes are used, and how many points the fullest lane has.
+    lanes: u8,
+    points: u8,
+    masses: Masses,
+    /// Whether each lane's body may be written back (it can move).
+    movable_a: [bool; LANES],
+    movable_b: [bool; LANES],
+    friction: F4,
+    point: [PointLanes; 2],
+}
+
+/// The bodies' inverse masses and inertias, one lane per constraint.
+#[derive(Clone, Copy, Debug, Default)]
+struct Masses {
+    inv_mass_a: F4,
+    inv_inertia_a: F4,
+    inv_mass_b: F4,
+    inv_inertia_b: F4,
+}
+
+/// One colour's work: its bundles and its constraints solved one at a time.
+#[derive(Clone, Copy, Debug, Default)]
+struct ColourRun {
+    bundles: (u32, u32),
+    singles: (u32, u32),
+}
+
+/// The bundles of one step (scratch, reused between steps).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WideContacts {
+    bundles: Vec<Bundle>,
+    /// Indices into [`Constraints::list`] of the constraints solved one at a time.
+    singles: Vec<u32>,
+    runs: Vec<ColourRun>,
+    /// A colour's constraints by point count while it is bundled.
+    two_points: Vec<u32>,
+    one_point: Vec<u32>,
+}
+
+/// Two bodies' velocities and step deltas, one lane per constraint.
+struct BodyLanes {
+    vx: F4,
+    vy: F4,
+    w: F4,
+    dpx: F4,
+    dpy: F4,
+    cos: F4,
+    sin: F4,
+}
+
+impl BodyLanes {
+    #[inline]
+    fn gather(states: &[BodyState], slots: &[u32; LANES]) -> BodyLanes {
+        let s = slots.map(|slot| states[slot as usize]);
+        let lanes = |f: fn(&BodyState) -> f32| F4::new([f(&s[0]), f(&s[1]), f(&s[2]), f(&s[3])]);
+        BodyLanes {
+            vx: lanes(|s| s.v.x),
+            vy: lanes(|s| s.v.y),
+            w: lanes(|s| s.w),
+            dpx: lanes(|s| s.dp.x),
+            dpy: lanes(|s| s.dp.y),
+            cos: lanes(|s| s.dq.cos),
+            sin: lanes(|s| s.dq.sin),
+        }
+    }
+
+    /// Writes the velocities of the first `lanes` lanes whose body can move.
+    #[inline]
+    fn scatter(&self, states: &mut [BodyState], slots: &[u32; LANES], movable: &[bool; LANES], lanes: usize) {
+        let (vx, vy, w) = (self.vx.to_array(), self.vy.to_array(), self.w.to_array());
+        for k in 0..lanes {
+            if movable[k] {
+                let s = &mut states[slots[k] as usize];
+                s.v.x = vx[k];
+                s.v.y = vy[k];
+                s.w = w[k];
+            }
+        }
+    }
+}
+
+/// The relative speed along (dx, dy) of B's anchor point against A's, from the angular
+/// Jacobians (`constraint::relative_speed`, lane by lane, same association).
+#[inline]
+fn relative_speed(a: &BodyLanes, b: &BodyLanes, dx: F4, dy: F4, cross_a: F4, cross_b: F4) -> F4 {
+    (b.vx - a.vx) * dx + (b.vy - a.vy) * dy + b.w * cross_b - a.w * cross_a
+}
+
+/// An impulse of `magnitude` along (dx, dy): −impulse to A, +impulse to B
+/// (`constraint::apply_impulse_along`, lane by lane).
+#[inline]
+#[allow(clippy::too_many_arguments)] // the lanes of one Jacobian, as the scalar function takes them
+fn apply_impulse_along(
+    m: &Masses,
+    a: &mut BodyLanes,
+    b: &mut BodyLanes,
+    dx: F4,
+    dy: F4,
+    cross_a: F4,
+    cross_b: F4,
+    magnitude: F4,
+) {
+    let (ix, iy) = (magnitude * dx, magnitude * dy);
+    a.vx -= m.inv_mass_a * ix;
+    a.vy -= m.inv_mass_a * iy;
+    a.w -= m.inv_inertia_a * cross_a * magnitude;
+    b.vx += m.inv_mass_b * ix;
+    b.vy += m.inv_mass_b * iy;
+    b.w += m.inv_inertia_b * cross_b * magnitude;
+}
+
+impl WideContacts {
+    /// Bundles the step's constraints (in colour order, `constraints.colour_starts`) with
+    /// the bodies' masses from `states`.
+    pub fn build(&mut self, constraints: &Constraints, states: &BodyStates) {
+        let WideContacts {
+            bundles,
+            singles,
+            runs,
+            two_points,
+            one_point,
+        } = self;
+        bundles.clear();
+        singles.clear();
+        runs.clear();
+        let starts = &constraints.colour_starts;
+        for colour in 0..starts.len().saturating_sub(1) {
+            let (start, end) = (starts[colour], starts[colour + 1]);
+            if start == end {
+                continue;
+            }
+            let (bundles_from, singles_from) = (bundles.len() as u32, singles.len() as u32);
+            if colour + 1 == COLOURS as usize {
+                // The last colour may share bodies: one at a time.
+                singles.extend(start..end);
+            } else {
+                two_points.clear();
+                one_point.clear();
+                for index in start..end {
+                    match constraints.list[index as usize].count {
+                        1 => one_point.push(index),
+                        2 => two_points.push(index),
+                        _ => singles.push(index),
+                    }
+                }
+                for run in [&*two_points, &*one_point] {
+                    for four in run.chunks(LANES) {
+                        bundles.push(bundle_of(four, constraints, &states.states));
+                    }
+                }
+            }
+            runs.push(ColourRun {
+                bundles: (bundles_from, bundles.len() as u32),
+                singles: (singles_from, singles.len() as u32),
+            });
+        }
+    }
+
+    /// Applies the accumulated impulses of every constraint.
+    pub fn warm_start(&mut self, states: &mut BodyStates, constraints: &Constraints) {
+        let states = &mut states.states[..];
+        for run in &self.runs {
+            for bundle in &self.bundles[run.bundles.0 as usize..run.bundles.1 as usize] {
+                warm_start_bundle(states, bundle);
+            }
+            for &index in &self.singles[run.singles.0 as usize..run.singles.1 as usize] {
+                let c = &constraints.list[index as usize];
+                warm_start_constraint(states, c, constraints.points_of(c));
+            }
+        }
+    }
+
+    /// One pass over every constraint: normal impulses (with the soft position bias when
+    /// `use_bias`), then friction.
+    pub fn solve(&mut self, states: &mut BodyStates, constraints: &mut Constraints, t: &StepTuning, use_bias: bool) {
+        let states = &mut states.states[..];
+        for run in &self.runs {
+            for bundle in &mut self.bundles[run.bundles.0 as usize..run.bundles.1 as usize] {
+                solve_bundle(states, bundle, t, use_bias);
+            }
+            for &index in &self.singles[run.singles.0 as usize..run.singles.1 as usize] {
+                let c = constraints.list[index as usize];
+                let points = &mut constraints.points[c.first as usize..(c.first + c.count) as usize];
+                solve_constraint(states, &c, points, t, use_bias);
+            }
+        }
+    }
+
+    /// Writes the bundles' impulses back into their constraints' points (the single
+    /// constraints were solved in place).
+    pub fn write_back(&self, constraints: &mut Constraints) {
+        for bundle in &self.bundles {
+            for lane in 0..bundle.lanes as usize {
+                let c = constraints.list[bundle.constraint[lane] as usize];
+                let points = &mut constraints.points[c.first as usize..(c.first + c.count) as usize];
+                for (p, lanes) in points.iter_mut().zip(&bundle.point) {
+                    p.normal_impulse = lanes.normal_impulse.as_array()[lane];
+                    p.tangent_impulse = lanes.tangent_impulse.as_array()[lane];
+                    p.max_normal_impulse = lanes.max_normal_impulse.as_array()[lane];
+                }
+            }
+        }
+    }
+}
+
+/// The bundle of up to four constraints `indices` (each of one or two points).
+fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -> Bundle {
+    let mut bundle = Bundle {
+        lanes: indices.len() as u8,
+        ..Bundle::default()
+    };
+    // Per field, per lane: what the lanes are made from.
+    let mut inv_mass_a = [0.0; LANES];
+    let mut inv_inertia_a = [0.0; LANES];
+    let mut inv_mass_b = [0.0; LANES];
+    let mut inv_inertia_b = [0.0; LANES];
+    let mut friction = [0.0; LANES];
+    let mut point = [[ConstraintPoint::default(); LANES]; 2];
+    let inert = ConstraintPoint {
+        // Any unit normal; its masses and Jacobians are zero, so it never pushes.
+        normal: crate::math::Vec2::X,
+        base_separation: 1.0,
+        ..ConstraintPoint::default()
+    };
+    let first: &Constraint = &constraints.list[indices[0] as usize];
+    for lane in 0..LANES {
+        let Some(&index) = indices.get(lane) else {
+            // An unused lane: lane 0's bodies, inert points, never scattered.
+            bundle.a[lane] = first.a;
+            bundle.b[lane] = first.b;
+            point[0][lane] = inert;
+            point[1][lane] = inert;
+            continue;
+        };
+        let c = &constraints.list[index as usize];
+        let (sa, sb) = (&states[c.a as usize], &states[c.b as usize]);
+        bundle.constraint[lane] = index;
+        bundle.a[lane] = c.a;
+        bundle.b[lane] = c.b;
+        bundle.movable_a[lane] = sa.inv_mass > 0.0 || sa.inv_inertia > 0.0;
+        bundle.movable_b[lane] = sb.inv_mass > 0.0 || sb.inv_inertia > 0.0;
+        inv_mass_a[lane] = sa.inv_mass;
+        inv_inertia_a[lane] = sa.inv_inertia;
+        inv_mass_b[lane] = sb.inv_mass;
+        inv_inertia_b[lane] = sb.inv_inertia;
+        friction[lane] = c.friction;
+        let points = constraints.points_of(c);
+        bundle.points = bundle.points.max(points.len() as u8);
+        for (k, slot) in point.iter_mut().enumerate() {
+            slot[lane] = points.get(k).copied().unwrap_or(inert);
+        }
+    }
+    bundle.masses = Masses {
+        inv_mass_a: F4::new(inv_mass_a),
+        inv_inertia_a: F4::new(inv_inertia_a),
+        inv_mass_b: F4::new(inv_mass_b),
+        inv_inertia_b: F4::new(inv_inertia_b),
+    };
+    bundle.friction = F4::new(friction);
+    for (lanes, points) in bundle.point.iter_mut().zip(&point) {
+        let f = |get: fn(&ConstraintPoint) -> f32| F4::new(points.map(|p| get(&p)));
+        *lanes = PointLanes {
+            normal_x: f(|p| p.normal.x),
+            normal_y: f(|p| p.normal.y),
+            anchor_a_x: f(|p| p.anchor_a.x),
+            anchor_a_y: f(|p| p.anchor_a.y),
+            anchor_b_x: f(|p| p.anchor_b.x),
+            anchor_b_y: f(|p| p.anchor_b.y),
+            base_separation: f(|p| p.base_separation),
+            tolerated: f(|p| if p.deep { p.start_overlap } else { 0.0 }),
+            normal_mass: f(|p| p.normal_mass),
+            tangent_mass: f(|p| p.tangent_mass),
+            cross_na: f(|p| p.cross_na),
+            cross_nb: f(|p| p.cross_nb),
+            cross_ta: f(|p| p.cross_ta),
+            cross_tb: f(|p| p.cross_tb),
+            normal_impulse: f(|p| p.normal_impulse),
+            tangent_impulse: f(|p| p.tangent_impulse),
+            max_normal_impulse: f(|p| p.max_normal_impulse),
+        };
+    }
+    bundle
+}
+
+/// `solver::warm_start_constraint`, four constraints at once.
+#[inline]
+fn warm_start_bundle(states: &mut [BodyState], bundle: &Bundle) {
+    let mut a = BodyLanes::gather(states, &bundle.a);
+    let mut b = BodyLanes::gather(states, &bundle.b);
+    let m = &bundle.masses;
+    for p in &bundle.point[..bundle.points as usize] {
+        let (nx, ny) = (p.normal_x, p.normal_y);
+        apply_impulse_along(m, &mut a, &mut b, nx, ny, p.cross_na, p.cross_nb, p.normal_impulse);
+        apply_impulse_along(m, &mut a, &mut b, ny, -nx, p.cross_ta, p.cross_tb, p.tangent_impulse);
+    }
+    let lanes = bundle.lanes as usize;
+    a.scatter(states, &bundle.a, &bundle.movable_a, lanes);
+    b.scatter(states, &bundle.b, &bundle.movable_b, lanes);
+}
+
+/// `solver::solve_constraint`, four constraints at once: the same expressions lane by
+/// lane, the branches as selects.
+#[inline]
+fn solve_bundle(states: &mut [BodyState], bundle: &mut Bundle, t: &StepTuning, use_bias: bool) {
+    let mut a = BodyLanes::gather(states, &bundle.a);
+    let mut b = BodyLanes::gather(states, &bundle.b);
+    let zero = F4::splat(0.0);
+    let one = F4::splat(1.0);
+    let inv_h = F4::splat(t.inv_h);
+    let slop = F4::splat(t.slop);
+    let (bias_rate, soft_mass, soft_impulse) = (
+        F4::splat(t.softness.bias_rate),
+        F4::splat(t.softness.mass_scale),
+        F4::splat(t.softness.impulse_scale),
+    );
+    let max_push = F4::splat(-t.max_push_speed);
+    let count = bundle.points as usize;
+    let (m, friction) = (bundle.masses, bundle.friction);
+    let points = &mut bundle.point[..count];
+    for p in points.iter_mut() {
+        // The separation now, from the deltas (`ConstraintPoint::current_separation`).
+        let pax = a.dpx + (a.cos * p.anchor_a_x - a.sin * p.anchor_a_y);
+        let pay = a.dpy + (a.sin * p.anchor_a_x + a.cos * p.anchor_a_y);
+        let pbx = b.dpx + (b.cos * p.anchor_b_x - b.sin * p.anchor_b_y);
+        let pby = b.dpy + (b.sin * p.anchor_b_x + b.cos * p.anchor_b_y);
+        let separation = (pbx - pax) * p.normal_x + (pby - pay) * p.normal_y + p.base_separation;
+        let s = separation + slop + p.tolerated;
+        // Apart or within the slop: approach by s; else the soft bias (or none).
+        let apart = s.simd_gt(zero);
+        let (bias, mass_scale, impulse_scale) = if use_bias {
+            (
+                apart.select(s * inv_h, (bias_rate * s).max(max_push)),
+                apart.select(one, soft_mass),
+                apart.select(zero, soft_impulse),
+            )
+        } else {
+            (apart.select(s * inv_h, zero), one, zero)
+        };
+        let vn = relative_speed(&a, &b, p.normal_x, p.normal_y, p.cross_na, p.cross_nb);
+        let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+        let total = (p.normal_impulse + impulse).max(zero);
+        // Never spread a non-finite value: such a lane keeps its impulse, applies none.
+        let finite = total.is_finite();
+        let applied = finite.select(total - p.normal_impulse, zero);
+        p.normal_impulse = finite.select(total, p.normal_impulse);
+        p.max_normal_impulse = p.max_normal_impulse.max(applied);
+        apply_impulse_along(
+            &m, &mut a, &mut b, p.normal_x, p.normal_y, p.cross_na, p.cross_nb, applied,
+        );
+    }
+    for p in points.iter_mut() {
+        let (tx, ty) = (p.normal_y, -p.normal_x);
+        let vt = relative_speed(&a, &b, tx, ty, p.cross_ta, p.cross_tb);
+        let limit = friction * p.normal_impulse;
+        let total = (p.tangent_impulse - p.tangent_mass * vt).max(-limit).min(limit);
+        let finite = total.is_finite();
+        let applied = finite.select(total - p.tangent_impulse, zero);
+        p.tangent_impulse = finite.select(total, p.tangent_impulse);
+        apply_impulse_along(&m, &mut a, &mut b, tx, ty, p.cross_ta, p.cross_tb, applied);
+    }
+    let lanes = bundle.lanes as usize;
+    a.scatter(states, &bundle.a, &bundle.movable_a, lanes);
+    b.scatter(states, &bundle.b, &bundle.movable_b, lanes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::solver::{solve, warm_start, Softness};
+    use crate::math::{cross, Rot, Vec2};
+
+    /// A small deterministic generator (the test needs no crate for it).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn unit(&mut self) -> f32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * self.unit()
+        }
+        fn below(&mut self, n: usize) -> usize {
+            ((self.unit() * n as f32) as usize).min(n - 1)
+        }
+    }
+
+    /// Random bodies (the first four static) and constraints between them, coloured
+    /// greedily as `ColourScratch::place` does, one hub body in enough constraints to
+    /// fill every colour (so the last colour holds constraints that share it), and
+    /// constraints of one to four points.
+    fn random_problem(seed: u64) -> (BodyStates, Constraints) {
+        let mut rng = Lcg(seed);
+        let bodies = 40;
+        let states = (0..bodies)
+            .map(|i| {
+                let moves = i >= 4;
+                BodyState {
+                    v: Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)),
+                    w: rng.range(-3.0, 3.0),
+                    dp: Vec2::new(rng.range(-0.01, 0.01), rng.range(-0.01, 0.01)),
+                    dq: Rot::from_angle(rng.range(-0.02, 0.02)),
+                    inv_mass: if moves { rng.range(0.1, 2.0) } else { 0.0 },
+                    inv_inertia: if moves { rng.range(0.1, 5.0) } else { 0.0 },
+                    moves_by_forces: moves,
+                    moves,
+                    ..BodyState::default()
+                }
+            })
+            .collect::<Vec<_>>();
+        let hub = 5u32;
+        let mut pairs: Vec<(u32, u32, u32)> = Vec::new();
+        for k in 0..260 {
+            let a = if k < 80 { hub } else { rng.below(bodies) as u32 };
+            let mut b = rng.below(bodies) as u32;
+            if b == a {
+                b = (a + 1) % bodies as u32;
+            }
+            let count = 1 + rng.below(4) as u32;
+            pairs.push((a, b, count));
+        }
+        // Greedy colouring, last colour shared.
+        let movable = |slot: u32| states[slot as usize].inv_mass > 0.0;
+        let mut used = vec![0u64; bodies];
+        let mut coloured: Vec<(u32, usize)> = Vec::new();
+        for (index, &(a, b, _)) in pairs.iter().enumerate() {
+            let mut taken = 0u64;
+            for s in [a, b] {
+                if movable(s) {
+                    taken |= used[s as usize];
+                }
+            }
+            let colour = (!taken).trailing_zeros().min(COLOURS - 1);
+            for s in [a, b] {
+                if movable(s) {
+                    used[s as usize] |= 1 << colour;
+                }
+            }
+            coloured.push((colour, index));
+        }
+        coloured.sort_by_key(|&(colour, index)| (colour, index));
+        assert!(
+            coloured.iter().filter(|c| c.0 == COLOURS - 1).count() > 2,
+            "the last colour is shared"
+        );
+        let mut constraints = Constraints::default();
+        let mut colour_starts = vec![0u32; COLOURS as usize + 1];
+        for (position, &(colour, index)) in coloured.iter().enumerate() {
+            let (a, b, count) = pairs[index];
+            for later in &mut colour_starts[colour as usize + 1..] {
+                *later = position as u32 + 1;
+            }
+            constraints.list.push(Constraint {
+                a,
+                b,
+                pair: index as u32,
+                friction: rng.range(0.0, 1.0),
+                restitution: 0.0,
+                first: constraints.points.len() as u32,
+                count,
+            });
+            let (sa, sb) = (states[a as usize], states[b as usize]);
+            for _ in 0..count {
+                let angle = rng.range(0.0, std::f32::consts::TAU);
+                let normal = Vec2::new(angle.cos(), angle.sin());
+                let tangent = Vec2::new(normal.y, -normal.x);
+                let anchor_a = Vec2::new(rng.range(-0.5, 0.5), rng.range(-0.5, 0.5));
+                let anchor_b = Vec2::new(rng.range(-0.5, 0.5), rng.range(-0.5, 0.5));
+                let mass = |dir: Vec2| {
+                    let (ca, cb) = (cross(anchor_a, dir), cross(anchor_b, dir));
+                    1.0 / (sa.inv_mass + sb.inv_mass + sa.inv_inertia * ca * ca + sb.inv_inertia * cb * cb)
+                };
+                constraints.points.push(ConstraintPoint {
+                    normal,
+                    anchor_a,
+                    anchor_b,
+                    base_separation: rng.range(-0.03, 0.02),
+                    normal_mass: mass(normal),
+                    tangent_mass: mass(tangent),
+                    cross_na: cross(anchor_a, normal),
+                    cross_nb: cross(anchor_b, normal),
+                    cross_ta: cross(anchor_a, tangent),
+                    cross_tb: cross(anchor_b, tangent),
+                    normal_impulse: rng.range(0.0, 0.5),
+                    tangent_impulse: rng.range(-0.2, 0.2),
+                    start_overlap: rng.range(0.0, 0.02),
+                    deep: rng.unit() < 0.2,
+                    ..ConstraintPoint::default()
+                });
+            }
+        }
+        constraints.colour_starts = colour_starts;
+        (BodyStates { states }, constraints)
+    }
+
+    /// Every velocity and impulse, as numbers that compare equal when the floats are
+    /// equal (a zero may differ in sign: SIMD and scalar minimum and maximum are free
+    /// to pick either zero, and a signed zero changes no later sum).
+    fn values(states: &BodyStates, constraints: &Constraints) -> Vec<f32> {
+        let mut out = Vec::new();
+        for s in &states.states {
+            out.extend([s.v.x, s.v.y, s.w]);
+        }
+        for p in &constraints.points {
+            out.extend([p.normal_impulse, p.tangent_impulse, p.max_normal_impulse]);
+        }
+        assert!(out.iter().all(|x| x.is_finite()));
+        out
+    }
+
+    /// A 240 Hz substep's tuning with the default contact spring.
+    fn tuning() -> StepTuning {
+        StepTuning {
+            softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
+            inv_h: 240.0,
+            slop: 0.005,
+            max_push_speed: 3.0,
+        }
+    }
+
+    /// The four-wide passes give what one constraint after another in colour order
+    /// gives, number for number: warm start, biased and relax passes, over several substeps.
+    #[test]
+    fn wide_passes_equal_one_at_a_time() {
+        let tuning = tuning();
+        for seed in 1..=20 {
+            let (states, constraints) = random_problem(seed);
+            let (mut scalar_states, mut scalar) = (states.clone(), constraints.clone());
+            let (mut wide_states, mut wide) = (states, constraints);
+            let mut contacts = WideContacts::default();
+            contacts.build(&wide, &wide_states);
+            assert!(contacts.bundles.len() > 10 && !contacts.singles.is_empty());
+            for _ in 0..3 {
+                warm_start(&mut scalar_states, &scalar);
+                contacts.warm_start(&mut wide_states, &wide);
+                for use_bias in [true, true, false] {
+                    solve(&mut scalar_states, &mut scalar, &tuning, use_bias);
+                    contacts.solve(&mut wide_states, &mut wide, &tuning, use_bias);
+                }
+            }
+            contacts.write_back(&mut wide);
+            assert_eq!(
+                values(&scalar_states, &scalar),
+                values(&wide_states, &wide),
+                "seed {seed}"
+            );
+        }
+    }
+
+    /// The test above can fail: a bundle that scattered a body it shares with another
+    /// lane (here: solving the shared last colour four at a time) changes the answer.
+    #[test]
+    fn sharing_bodies_across_lanes_would_change_the_answer() {
+        let tuning = tuning();
+        let (states, constraints) = random_problem(7);
+        let (mut scalar_states, mut scalar) = (states.clone(), constraints.clone());
+        let (mut wide_states, mut wide) = (states, constraints);
+        // Pretend the whole problem is one colour.
+        let total = wide.list.len() as u32;
+        wide.colour_starts = vec![0, total];
+        let mut contacts = WideContacts::default();
+        contacts.build(&wide, &wide_states);
+        solve(&mut scalar_states, &mut scalar, &tuning, true);
+        contacts.solve(&mut wide_states, &mut wide, &tuning, true);
+        contacts.write_back(&mut wide);
+        assert_ne!(values(&scalar_states, &scalar), values(&wide_states, &wide));
+    }
+}
