@@ -485,3 +485,42 @@ fn regression_taking_the_settings_every_frame_changes_nothing() {
         "switching the resolution mid-run toppled the pyramid: top at {top}"
     );
 }
+
+/// Reused contacts (`dynamics/contacts.rs`): on the resting 20-row pyramid most pairs
+/// are not tested again, the state is the same for any number of threads (checked in
+/// `tests/threads.rs`), and a body moved by hand — by far less than a slop — has its
+/// pairs tested again at once.
+#[test]
+fn resting_pairs_reuse_their_contacts_and_a_moved_body_is_tested_again() {
+    for resolution in [Resolution::Impulses, Resolution::Projection] {
+        let (mut world, top) = pyramid_world(resolution);
+        let mut last = None;
+        for _ in 0..240 {
+            last = Some(world.step(DT).profile);
+        }
+        let settled = last.expect("steps were taken");
+        println!(
+            "{}: after 4 s, {} of {} candidate pairs reused",
+            resolution.name(),
+            settled.reused_pairs,
+            settled.candidate_pairs
+        );
+        assert!(
+            settled.reused_pairs * 2 > settled.candidate_pairs,
+            "{}: a resting pyramid reuses most of its pairs",
+            resolution.name()
+        );
+        // Nudge the top box by 1 mm (a fifth of the slop): its two contacts below must
+        // be tested, so fewer pairs are reused than in the step before.
+        let before = world.step(DT).profile.reused_pairs;
+        let body = world.body_mut(top).expect("the top box");
+        let pose = body.pose();
+        body.set_pose(pose.translation + Vec2::new(0.001, 0.0), body.angle());
+        let after = world.step(DT).profile.reused_pairs;
+        assert!(
+            after + 2 <= before,
+            "{}: the moved box's pairs were reused ({after} reused after, {before} before)",
+            resolution.name()
+        );
+    }
+}

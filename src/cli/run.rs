@@ -169,6 +169,7 @@ struct Summary {
     integration: Vec<Duration>,
     total: Vec<Duration>,
     candidate_pairs: u64,
+    reused_pairs: u64,
     contacts: u64,
     work: WorkSums,
     removed: u64,
@@ -236,6 +237,7 @@ impl Summary {
             integration: Vec::new(),
             total: Vec::new(),
             candidate_pairs: 0,
+            reused_pairs: 0,
             contacts: 0,
             work: WorkSums::default(),
             removed: 0,
@@ -261,6 +263,7 @@ impl Summary {
         self.integration.push(p.integration);
         self.total.push(p.total);
         self.candidate_pairs += u64::from(p.candidate_pairs);
+        self.reused_pairs += u64::from(p.reused_pairs);
         self.contacts += u64::from(p.contacts);
         self.work.add(&p.work);
         self.removed += report.removed.len() as u64;
@@ -337,6 +340,7 @@ struct PhasesJson {
 #[derive(Debug, Serialize)]
 struct CountersJson {
     candidate_pairs: f64,
+    reused_pairs: f64,
     contacts: f64,
     nv: f64,
     np: f64,
@@ -432,6 +436,7 @@ impl RunJson {
             },
             counters: CountersJson {
                 candidate_pairs: summary.per_step(summary.candidate_pairs),
+                reused_pairs: summary.per_step(summary.reused_pairs),
                 contacts: summary.per_step(summary.contacts),
                 nv: summary.per_step(summary.work.bv_tests),
                 np: summary.per_step(summary.work.primitive_tests),
@@ -488,6 +493,7 @@ fn write_table(out: &mut impl Write, r: &RunJson) -> Result<(), CliError> {
     writeln!(out, "per step (mean)")?;
     for (name, value) in [
         ("candidate pairs", c.candidate_pairs),
+        ("  of which reused", c.reused_pairs),
         ("contacts", c.contacts),
         ("Nv (bounding-volume tests)", c.nv),
         ("Np (primitive tests)", c.np),

@@ -21,3 +21,17 @@ pub struct ContactManifold {
     /// Up to two contact points (midway between the surfaces) with feature ids.
     pub points: ContactPoints,
 }
+
+impl ContactManifold {
+    /// The narrow phase's `contact` between the bodies `body_a` and `body_b`.
+    pub fn of(body_a: BodyHandle, body_b: BodyHandle, contact: &crate::narrow::Contact) -> ContactManifold {
+        ContactManifold {
+            body_a,
+            body_b,
+            normal: contact.normal,
+            depth: contact.depth,
+            mtv: contact.mtv,
+            points: contact.points,
+        }
+    }
+}

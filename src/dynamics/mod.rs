@@ -97,6 +97,6 @@ pub use race::{
     NORMAL_ANGLE_LIMIT_DEG,
 };
 pub use settings::{ContinuousMode, Resolution, WorldSettings};
-pub use snapshot::{BodySnapshot, PairSnapshot, PointSnapshot, Snapshot, MAX_POINTS_PER_PAIR};
+pub use snapshot::{BodySnapshot, PairReuseSnapshot, PairSnapshot, PointSnapshot, Snapshot, MAX_POINTS_PER_PAIR};
 pub use solver::mix_friction_restitution;
 pub use world::{Resume, World};

@@ -29,6 +29,9 @@ pub struct StepProfile {
     pub broad_tests: u64,
     /// Pairs the narrow phase found intersecting.
     pub contacts: u32,
+    /// Candidate pairs whose contact was reused, not tested: their bodies had not moved
+    /// against each other (`contacts.rs`).
+    pub reused_pairs: u32,
     /// Contact points of those pairs.
     pub contact_points: u32,
     /// Narrow-phase work summed over every candidate pair (Nv, Np, axes, GJK and EPA

@@ -78,6 +78,22 @@ pub struct PairSnapshot {
     pub bodies: (usize, usize),
     /// Its points, 1 to [`MAX_POINTS_PER_PAIR`].
     pub points: Vec<PointSnapshot>,
+    /// What decides whether the next step reuses the contact instead of testing the
+    /// pair again (`contacts.rs`); `None`: it tests it.
+    pub reuse: Option<PairReuseSnapshot>,
+}
+
+/// When the narrow phase last ran on a pair: what it said and where the bodies were.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairReuseSnapshot {
+    /// The pair overlapped.
+    pub touching: bool,
+    /// B's centre of mass seen from A's (A's axes, m).
+    pub translation: Vec2,
+    /// B's angle less A's (rad).
+    pub angle: f32,
+    /// The pair's speculative margin (m).
+    pub margin: f32,
 }
 
 /// Most points one pair of bodies holds (the solvers' limit).
@@ -108,4 +124,7 @@ pub struct PointSnapshot {
     pub stick_b: Vec2,
     /// Static friction could not hold the point.
     pub slipped: bool,
+    /// The normal in A's own frame (a reused point's normal turns with A); `None`: taken
+    /// from `normal` and A's angle.
+    pub normal_in_a: Option<Vec2>,
 }

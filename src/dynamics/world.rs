@@ -427,6 +427,7 @@ impl World {
         self.contacts.manifolds(&mut self.manifolds);
         profile.work.add(&counts.work);
         profile.contacts += counts.touching;
+        profile.reused_pairs += counts.reused;
         profile.contact_points += counts.points;
         if settings.sleeping {
             sleep::wake_touched(&mut self.bodies, &self.manifolds, &mut self.scratch.sleep);
@@ -563,14 +564,7 @@ impl World {
             };
             profile.contacts += 1;
             profile.contact_points += contact.points.len() as u32;
-            self.manifolds.push(ContactManifold {
-                body_a,
-                body_b,
-                normal: contact.normal,
-                depth: contact.depth,
-                mtv: contact.mtv,
-                points: contact.points,
-            });
+            self.manifolds.push(ContactManifold::of(body_a, body_b, &contact));
         }
         profile.narrow += t.elapsed();
         if settings.sleeping {

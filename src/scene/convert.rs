@@ -25,10 +25,11 @@
 
 use super::def::{BodyDef, ContinuousDef, ResolutionDef, SettingsDef, ShapeDef};
 use super::error::{BodyRef, SceneError};
-use super::state_def::{BodyStateDef, PairStateDef, PointStateDef, StateDef, MAX_POINTS_PER_PAIR};
+use super::state_def::{BodyStateDef, PairReuseDef, PairStateDef, PointStateDef, StateDef, MAX_POINTS_PER_PAIR};
 use crate::bounds::Aabb;
 use crate::dynamics::{
-    Body, BodyDesc, BodySnapshot, ContinuousMode, PairSnapshot, PointSnapshot, Resolution, Snapshot, WorldSettings,
+    Body, BodyDesc, BodySnapshot, ContinuousMode, PairReuseSnapshot, PairSnapshot, PointSnapshot, Resolution, Snapshot,
+    WorldSettings,
 };
 use crate::geometry::{Shape, ShapeDesc};
 use crate::math::Vec2;
@@ -298,6 +299,12 @@ impl From<&PairStateDef> for PairSnapshot {
         PairSnapshot {
             bodies: def.bodies,
             points: def.points.iter().map(PointSnapshot::from).collect(),
+            reuse: def.reuse.map(|r| PairReuseSnapshot {
+                touching: r.touching,
+                translation: r.translation.into(),
+                angle: r.angle,
+                margin: r.margin,
+            }),
         }
     }
 }
@@ -307,6 +314,12 @@ impl From<&PairSnapshot> for PairStateDef {
         PairStateDef {
             bodies: pair.bodies,
             points: pair.points.iter().map(PointStateDef::from).collect(),
+            reuse: pair.reuse.map(|r| PairReuseDef {
+                touching: r.touching,
+                translation: r.translation.into(),
+                angle: r.angle,
+                margin: r.margin,
+            }),
         }
     }
 }
@@ -325,6 +338,7 @@ impl From<&PointStateDef> for PointSnapshot {
             stick_a: def.stick_a.into(),
             stick_b: def.stick_b.into(),
             slipped: def.slipped,
+            normal_in_a: def.normal_in_a.map(Into::into),
         }
     }
 }
@@ -343,6 +357,7 @@ impl From<&PointSnapshot> for PointStateDef {
             stick_a: point.stick_a.into(),
             stick_b: point.stick_b.into(),
             slipped: point.slipped,
+            normal_in_a: point.normal_in_a.map(Into::into),
         }
     }
 }

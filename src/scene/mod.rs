@@ -67,7 +67,7 @@ pub use error::{BodyRef, SceneError, SceneProblem, TextPosition};
 pub use lesson_def::{BodyOverrideDef, KnobsDef, LessonDef, PresetDef, Topic};
 pub use load::{load, parse};
 pub use save::{save, to_ron_string, write_atomically};
-pub use state_def::{BodyStateDef, PairStateDef, PointStateDef, StateDef, MAX_POINTS_PER_PAIR};
+pub use state_def::{BodyStateDef, PairReuseDef, PairStateDef, PointStateDef, StateDef, MAX_POINTS_PER_PAIR};
 
 use crate::geometry::Shape;
 use crate::math::Pose;

@@ -122,6 +122,25 @@ pub struct PairStateDef {
     pub bodies: (usize, usize),
     /// Its points, 1 to [`MAX_POINTS_PER_PAIR`].
     pub points: Vec<PointStateDef>,
+    /// When the narrow phase last ran on the pair: whether the next step may reuse its
+    /// contact instead of testing the pair again. Optional: without it, the next step
+    /// tests the pair.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reuse: Option<PairReuseDef>,
+}
+
+/// What the narrow phase said when it last ran on a pair, and where the bodies were.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairReuseDef {
+    /// The pair overlapped.
+    pub touching: bool,
+    /// B's centre of mass seen from A's, in A's axes (m).
+    pub translation: Point,
+    /// B's angle less A's (rad).
+    pub angle: f32,
+    /// The pair's speculative margin (m).
+    pub margin: f32,
 }
 
 /// One contact point as the next step's warm start reads it.
@@ -151,6 +170,10 @@ pub struct PointStateDef {
     /// Static friction could not hold the point. Default false.
     #[serde(default, skip_serializing_if = "is_false")]
     pub slipped: bool,
+    /// The normal in A's own frame. Optional: without it, taken from `normal` and A's
+    /// angle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normal_in_a: Option<Point>,
 }
 
 fn is_false(b: &bool) -> bool {
