@@ -1,0 +1,255 @@
+//! One candidate pair's contact: the narrow phase's points, the kept points, or the
+//! whole contact reused (see the parent module's docs).
+
+use super::{
+    ContactId, ContactManifold, DetectInput, PairContact, PointBuffer, PointContact, Previous, RelativePose,
+    KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD, REUSE_SLOP_FRACTION,
+};
+use crate::dynamics::body::{Body, BodySet};
+use crate::math::{Pose, Rot, Vec2};
+use crate::narrow::{collide, speculative_points, Contact, Work};
+
+/// The two bodies of a pair at the start of the step, as its points are made in.
+struct PairFrame {
+    center_a: Vec2,
+    center_b: Vec2,
+    rot_a: Rot,
+    rot_b: Rot,
+    relative_angle: f32,
+    warm_starting: bool,
+}
+
+impl PairFrame {
+    fn of(a: &Body, b: &Body, warm_starting: bool) -> PairFrame {
+        PairFrame {
+            center_a: a.center_of_mass(),
+            center_b: b.center_of_mass(),
+            rot_a: a.rotation(),
+            rot_b: b.rotation(),
+            relative_angle: b.angle() - a.angle(),
+            warm_starting,
+        }
+    }
+
+    /// A point at `point` (world frame) with its `normal` and `separation`, carrying
+    /// over the impulses and stick points of `same`, last step's point of the same
+    /// features, if any.
+    fn make(
+        &self,
+        id: ContactId,
+        normal: Vec2,
+        point: Vec2,
+        separation: f32,
+        same: Option<&PointContact>,
+    ) -> PointContact {
+        let PairFrame {
+            center_a,
+            center_b,
+            rot_a,
+            rot_b,
+            ..
+        } = *self;
+        let (anchor_a, anchor_b) = (point - center_a, point - center_b);
+        let (local_a, local_b) = (rot_a.apply_inv(anchor_a), rot_b.apply_inv(anchor_b));
+        let mut made = PointContact {
+            id,
+            normal,
+            anchor_a,
+            anchor_b,
+            local_a,
+            local_b,
+            normal_in_a: rot_a.apply_inv(normal),
+            separation,
+            relative_angle: self.relative_angle,
+            normal_impulse: 0.0,
+            tangent_impulse: 0.0,
+            stick_a: local_a,
+            stick_b: local_b,
+            stick_anchor_a: anchor_a,
+            stick_anchor_b: anchor_b,
+            stick_gap: Vec2::ZERO,
+            slipped: false,
+        };
+        if let Some(q) = same {
+            if self.warm_starting {
+                (made.normal_impulse, made.tangent_impulse) = (q.normal_impulse, q.tangent_impulse);
+            }
+            let (stick_anchor_a, stick_anchor_b) = (rot_a.apply(q.stick_a), rot_b.apply(q.stick_b));
+            let gap = (center_b + stick_anchor_b) - (center_a + stick_anchor_a);
+            let along = gap - gap.dot(normal) * normal;
+            // Carried over unless it slipped or the points have slid apart.
+            if !q.slipped && along.length_squared() < KEEP_DRIFT * KEEP_DRIFT {
+                (made.stick_a, made.stick_b) = (q.stick_a, q.stick_b);
+                (made.stick_anchor_a, made.stick_anchor_b) = (stick_anchor_a, stick_anchor_b);
+                made.stick_gap = gap;
+            }
+        }
+        made
+    }
+
+    /// Last step's point `q`, moved with the bodies: its anchors give the new separation
+    /// along its normal, and it is anchored again midway between them. `normal` is the
+    /// normal to keep (a kept point's, fixed; a reused point's, turned with A).
+    fn carry(&self, q: &PointContact, normal: Vec2) -> PointContact {
+        let (r_a, r_b) = (self.rot_a.apply(q.local_a), self.rot_b.apply(q.local_b));
+        let d = (self.center_b + r_b) - (self.center_a + r_a);
+        let separation = q.separation + d.dot(normal);
+        let mid = self.center_a + r_a + 0.5 * d;
+        let mut carried = self.make(q.id, normal, mid, separation, Some(q));
+        carried.relative_angle = q.relative_angle;
+        carried
+    }
+}
+
+/// The narrow phase on one candidate pair and its points (new, speculative and kept),
+/// or `None` when a slot is empty; the narrow phase's answer is `None` when the pair's
+/// contact was reused (see the module docs). `previous.pairs[prev_index]` is this
+/// pair's previous contact if it has one.
+pub(super) fn detect_pair(
+    bodies: &BodySet,
+    (ia, ib): (u32, u32),
+    input: &DetectInput,
+    previous_contacts: &Previous,
+    prev_index: usize,
+    work: &mut Work,
+) -> Option<(PairContact, PointBuffer, Option<Contact>)> {
+    let (Some(a), Some(b)) = (bodies.slot(ia as usize), bodies.slot(ib as usize)) else {
+        return None;
+    };
+    let (Some(handle_a), Some(handle_b)) = (bodies.handle_of_slot(ia as usize), bodies.handle_of_slot(ib as usize))
+    else {
+        return None;
+    };
+    let previous_pair = previous_contacts
+        .pairs
+        .get(prev_index)
+        .filter(|p| (p.slot_a, p.slot_b) == (ia, ib) && p.handle_a == handle_a && p.handle_b == handle_b);
+    let previous: Option<&[PointContact]> = previous_pair.map(|p| &previous_contacts.points[p.range()]);
+    let (pose_a, pose_b) = (a.pose(), b.pose());
+    let margin =
+        input.margins.get(ia as usize).copied().unwrap_or(0.0) + input.margins.get(ib as usize).copied().unwrap_or(0.0);
+    let relative = RelativePose::of(a, b);
+    let frame = PairFrame::of(a, b, input.warm_starting);
+    let query = || {
+        collide(
+            a.shape(),
+            &pose_a,
+            b.shape(),
+            &pose_b,
+            input.algorithm,
+            input.config,
+            None,
+        )
+    };
+    if let (Some(old), Some(old_points), true) = (previous_pair, previous, previous_contacts.reuse) {
+        let unmoved = relative.moved_from(&old.detected_at, b.outer_reach()) < REUSE_SLOP_FRACTION * input.slop;
+        if old.reusable && unmoved && (old.touching || margin <= old.detected_margin) {
+            let mut pair = *old;
+            pair.pose_a = pose_a;
+            if old.answer_stale {
+                // Only for display: the points are carried over all the same.
+                pair.answer = ContactManifold::of(handle_a, handle_b, &query());
+                pair.answer_stale = false;
+            } else {
+                pair.answer = moved_answer(&old.answer, &old.pose_a, &pose_a);
+            }
+            let mut gathered = PointBuffer::default();
+            for q in old_points {
+                gathered.push(frame.carry(q, frame.rot_a.apply(q.normal_in_a)));
+            }
+            return Some((pair, gathered, None));
+        }
+    }
+    let contact = query();
+    work.add(&contact.work);
+
+    let (friction, restitution) =
+        crate::dynamics::solver::mix_friction_restitution(a.friction(), b.friction(), a.restitution(), b.restitution());
+    let pair = PairContact {
+        slot_a: ia,
+        slot_b: ib,
+        handle_a,
+        handle_b,
+        friction,
+        restitution,
+        touching: contact.intersect,
+        answer: ContactManifold::of(handle_a, handle_b, &contact),
+        first: 0,
+        count: 0,
+        reusable: true,
+        detected_at: relative,
+        detected_margin: margin,
+        pose_a,
+        answer_stale: false,
+    };
+    let mut gathered = PointBuffer::default();
+    let same_point = |id: ContactId| previous.and_then(|p| p.iter().find(|q| q.id == id));
+    if contact.intersect {
+        for p in contact.points.as_slice() {
+            gathered.push(frame.make(p.id, contact.normal, p.point, -p.depth, same_point(p.id)));
+        }
+    } else {
+        let speculative = speculative_points(a.shape(), &pose_a, b.shape(), &pose_b, margin, work);
+        for (normal, p) in speculative.as_slice() {
+            gathered.push(frame.make(p.id, *normal, p.point, -p.depth, same_point(p.id)));
+        }
+    }
+    // Kept points (see the module docs).
+    if let (Some(prev), true) = (previous, contact.intersect) {
+        for q in prev {
+            // Not only the pair's new normal against the old: a non-convex pair
+            // touches on features with different normals at once, and the
+            // narrow phase reports one of them per step. A triangle resting in a
+            // U (bottom, normal up; leaning on a leg, normal 60° off) got the
+            // leg in one step of three; compared with that normal alone, the
+            // bottom point was dropped, and the triangle fell freely for a step —
+            // 0.15 m/s kicks, and the default scene never fell asleep.
+            let same_normal = q.normal.dot(contact.normal) >= KEEP_NORMAL_COS;
+            let little_turn = (frame.relative_angle - q.relative_angle).abs() <= KEEP_TURN_RAD;
+            if !same_normal && !little_turn {
+                continue;
+            }
+            let r_a = frame.rot_a.apply(q.local_a);
+            // Only points away from the new ones are kept: an old point where a
+            // new one is (the reference edge changed sides, say, and with it the
+            // id) would count twice — harmless for impulses, which share the
+            // load, but a position solver would push twice.
+            if gathered
+                .as_slice()
+                .iter()
+                .any(|p| (p.anchor_a - r_a).length_squared() < KEEP_DRIFT * KEEP_DRIFT)
+            {
+                continue;
+            }
+            let mut kept = frame.carry(q, q.normal);
+            let d = (frame.center_b + frame.rot_b.apply(q.local_b)) - (frame.center_a + r_a);
+            let drift = (d - d.dot(q.normal) * q.normal).length();
+            if kept.separation < input.slop && drift < KEEP_DRIFT {
+                if !input.warm_starting {
+                    (kept.normal_impulse, kept.tangent_impulse) = (0.0, 0.0);
+                }
+                gathered.push(kept);
+            }
+        }
+    }
+    Some((pair, gathered, Some(contact)))
+}
+
+/// A reused pair's answer, moved with A from `then` to `now` (B has not moved against A).
+fn moved_answer(answer: &ContactManifold, then: &Pose, now: &Pose) -> ContactManifold {
+    let point = |p: Vec2| now.apply_point(then.apply_inv_point(p));
+    let vector = |v: Vec2| now.apply_vector(then.apply_inv_vector(v));
+    let mut points = crate::narrow::ContactPoints::default();
+    for p in answer.points.as_slice() {
+        points.push(crate::narrow::ContactPoint {
+            point: point(p.point),
+            ..*p
+        });
+    }
+    ContactManifold {
+        normal: vector(answer.normal),
+        mtv: vector(answer.mtv),
+        points,
+        ..*answer
+    }
+}
