@@ -20,9 +20,9 @@
 //!
 //! Both engines run on one thread (rapier2d's `parallel` feature is off; Collision Lab,
 //! whose narrow phase uses rayon's threads on big steps, runs inside a one-thread rayon
-//! pool; `--threads N` gives it N), with sleeping
-//! off (rapier: `can_sleep(false)`; Collision Lab has no sleeping yet), continuous
-//! collision detection off (rapier: `max_ccd_substeps = 0`; ours has none).
+//! pool; `--threads N` gives it N), with sleeping off (rapier: `can_sleep(false)`; ours:
+//! `WorldSettings::sleeping = false`) and continuous collision detection off (rapier:
+//! `max_ccd_substeps = 0`; ours: `ContinuousMode::Off`).
 //!
 //! Substeps, the parameter mapping. Since 0.20, rapier's solver is a soft-step TGS
 //! solver: `IntegrationParameters::num_solver_iterations` is the number of *substeps*
@@ -30,16 +30,18 @@
 //! each substep integrates gravity, runs `num_internal_pgs_iterations` biased velocity
 //! passes, integrates positions, then runs `num_internal_stabilization_iterations`
 //! unbiased ("relax") passes. Collision detection runs once per step; the substeps reuse
-//! its contacts. Collision Lab's `WorldSettings::substeps` is the same idea, except that
-//! each substep re-runs the broad and narrow phases, and solves with
-//! `velocity_iterations` (2 by default) biased and `relax_iterations` (2) relax passes. So:
+//! its contacts. Collision Lab does the same (detection once per step, contacts moved
+//! with the bodies in each substep; a pair whose bodies have not moved against each
+//! other keeps its contact without being tested, as Bullet's and PhysX's caches do), and
+//! solves with `velocity_iterations` (2 by default) biased and `relax_iterations` (1)
+//! relax passes per substep. So:
 //!
 //! | Collision Lab             | rapier2d                                   |
 //! |---------------------------|--------------------------------------------|
 //! | `substeps = 4`            | `num_solver_iterations = 4` (its default)  |
 //! | `velocity_iterations = 2` | `num_internal_pgs_iterations = 1` (default)|
-//! | `relax_iterations = 2`    | `num_internal_stabilization_iterations = 1`|
-//! | detection every substep   | detection once per step                    |
+//! | `relax_iterations = 1`    | `num_internal_stabilization_iterations = 1`|
+//! | detection once per step   | detection once per step                    |
 //!
 //! The headline compares both at their defaults with 4 substeps. A second rapier2d run
 //! with our counts of internal passes shows how much of the gap is the amount of
@@ -316,7 +318,7 @@ mod rapier {
                 num_solver_iterations: SUBSTEPS as usize,
                 num_internal_pgs_iterations: passes.pgs,
                 num_internal_stabilization_iterations: passes.stabilization,
-                // No continuous detection: Collision Lab has none.
+                // No continuous detection: it is off on our side too.
                 max_ccd_substeps: 0,
                 ..IntegrationParameters::default()
             };
