@@ -65,6 +65,7 @@
 
 use super::body_state::BodyStates;
 use super::constraint::{apply_impulse_along, relative_speed, tangent_of, Constraints};
+use super::observe::{PassKind, SolverWatch};
 use super::settings::WorldSettings;
 
 /// The three coefficients of a soft constraint (see the module docs).
@@ -128,6 +129,7 @@ pub(crate) fn solve_step(
     settings: &WorldSettings,
     substeps: u32,
     h: f32,
+    watch: &mut dyn SolverWatch,
 ) {
     let hertz = settings.contact_hertz.min(0.25 / h);
     let tuning = StepTuning {
@@ -136,20 +138,27 @@ pub(crate) fn solve_step(
         slop: settings.slop,
         max_push_speed: settings.max_push_speed,
     };
-    for _ in 0..substeps {
+    for substep in 0..substeps {
+        watch.substep_begun(substep);
         states.integrate_velocities(settings.gravity, h);
         if settings.warm_starting {
             warm_start(states, constraints);
         }
-        for _ in 0..settings.velocity_iterations {
+        watch.pass_done(PassKind::WarmStart, substep, 0, states, constraints);
+        for i in 0..settings.velocity_iterations {
             solve(states, constraints, &tuning, true);
+            watch.pass_done(PassKind::VelocityIteration, substep, i, states, constraints);
         }
         states.integrate_positions(h);
-        for _ in 0..settings.relax_iterations {
+        watch.pass_done(PassKind::Integrate, substep, 0, states, constraints);
+        for i in 0..settings.relax_iterations {
             solve(states, constraints, &tuning, false);
+            watch.pass_done(PassKind::RelaxIteration, substep, i, states, constraints);
         }
     }
     apply_restitution(states, constraints, settings.restitution_threshold);
+    let last = substeps.saturating_sub(1);
+    watch.pass_done(PassKind::Restitution, last, 0, states, constraints);
 }
 
 /// Applies the accumulated impulses.
