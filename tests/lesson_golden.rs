@@ -1038,3 +1038,22 @@ fn lesson_17_the_literal_projection_lets_the_stack_go_furthest() {
     let last = &trace.steps.last().unwrap().card.title;
     assert_eq!(last, "How far the top box went");
 }
+
+#[test]
+fn lesson_17_shows_the_passes_inside_one_step() {
+    let trace = open_topic_named("17_resolution").trace();
+    let titled = |part: &'static str| trace.steps.iter().filter(move |s| s.card.title.contains(part));
+    // The literal projection: one step per pair it moved, and a move that deepens the
+    // next pair's overlap.
+    assert!(titled("Literal projection, substep").count() >= 2);
+    assert!(titled("Literal projection, substep").any(|s| s.card.text.contains("has made or deepened")));
+    // The position-based solver: its position and velocity passes, each on its line.
+    assert!(titled("position pass 2 of 2").all(|s| s.card.pseudocode_line == 3));
+    assert!(titled("velocity pass").count() >= 2);
+    // Impulses: the warm start, then the iterations; the pair under the whole stack
+    // carries the most from the warm start on, before any iteration.
+    assert_eq!(titled("Impulses, substep 1: warm start").count(), 1);
+    assert!(titled("velocity iteration").count() >= 2);
+    let q = &trace.quiz[2];
+    assert_eq!(q.choices[q.answer], "b0–b1", "{q:?}");
+}
