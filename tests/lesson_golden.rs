@@ -882,6 +882,51 @@ fn every_topic_step_has_a_card_a_listing_line_and_answerable_targets() {
     }
 }
 
+/// Every step of every topic lesson highlights a real line of its listing: in range, not
+/// blank, not the listing's heading. And a lesson's last step, which sums up where the
+/// lesson ended (the best fit, the pairs, the query, the comparison), does not fall
+/// back to the listing's first line, nor to the line its first step was on: lesson 16's
+/// comparison of the two times of impact highlighted "one discrete step" (line 1). A
+/// lesson whose last step really belongs on its first line goes in
+/// `LAST_ON_FIRST_LINE`, with the reason.
+#[test]
+fn every_topic_step_highlights_a_real_line_and_the_last_does_not_fall_back_to_line_1() {
+    const LAST_ON_FIRST_LINE: &[&str] = &[];
+    for path in lesson_files().into_iter().filter(|p| is_topic(p)) {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut lesson = open_topic(&path);
+        for preset in std::iter::once(None).chain((0..lesson.presets().len()).map(Some)) {
+            lesson.set_preset(preset).unwrap();
+            let trace = lesson.trace();
+            for (i, step) in trace.steps.iter().enumerate() {
+                let c = &step.card;
+                let lines = c.listing.lines();
+                assert!(
+                    c.pseudocode_line < lines.len(),
+                    "{stem} {preset:?} step {i}: line out of range"
+                );
+                let text = lines[c.pseudocode_line].trim();
+                assert!(!text.is_empty(), "{stem} {preset:?} step {i}: a blank line");
+                assert_ne!(text, c.listing.name(), "{stem} {preset:?} step {i}: the heading");
+            }
+            let (first, last) = (&trace.steps[0].card, &trace.steps[trace.steps.len() - 1].card);
+            if LAST_ON_FIRST_LINE.contains(&stem.as_str()) {
+                continue;
+            }
+            assert_ne!(
+                last.pseudocode_line, 0,
+                "{stem} {preset:?}: the last step ({}) falls back to line 1",
+                last.title
+            );
+            assert_ne!(
+                last.pseudocode_line, first.pseudocode_line,
+                "{stem} {preset:?}: the last step ({}) is on the first step's line",
+                last.title
+            );
+        }
+    }
+}
+
 fn rho_of(trace: &TopicTrace, kind: &str) -> f32 {
     let table = trace.table.as_ref().expect("lesson 11 has a table");
     let column = table.header.iter().position(|h| h == kind).expect("a column per kind");

@@ -348,6 +348,7 @@ pub(crate) mod continuous {
     pub const ROLLBACK: usize = 4;
     pub const ADVANCE: usize = 5;
     pub const CONTACT: usize = 6;
+    pub const COMPARE: usize = 7;
 }
 
 const CONTINUOUS: &[&str] = &[
@@ -358,6 +359,7 @@ const CONTINUOUS: &[&str] = &[
     "    put the body at t1 (it overlaps by at most the slop), keep its velocity",
     "advancement: d, n = GJK distance at tau; tau += d / mu (mu: fastest approach along n)",
     "    when d is under a quarter of the slop: time of impact tau",
+    "compare: the two times of impact, and the queries each method needed",
 ];
 
 /// Lines of [`Listing::Resolution`].
