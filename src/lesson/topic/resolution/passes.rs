@@ -236,10 +236,12 @@ fn point_marks(lesson: &Lesson, f: &Frame, before: &[Option<Pose>], off: Vec2, u
                     .filter(|m| matches!(m, Mark::Outline { .. })),
             );
             let dir = shift_of(&l).normalize_or_zero();
+            // The move itself is millimetres: the arrow shows its direction, in a colour
+            // of its own (in the body's, it vanished into the outline).
             marks.push(Mark::Arrow {
                 from: *now + off,
-                vector: 0.3 * dir,
-                role: Role::Active,
+                vector: 0.4 * dir,
+                role: Role::Pair,
             });
         }
         return marks;
