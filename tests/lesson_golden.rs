@@ -882,6 +882,51 @@ fn every_topic_step_has_a_card_a_listing_line_and_answerable_targets() {
     }
 }
 
+/// Every step of every topic lesson highlights a real line of its listing: in range, not
+/// blank, not the listing's heading. And a lesson's last step, which sums up where the
+/// lesson ended (the best fit, the pairs, the query, the comparison), does not fall
+/// back to the listing's first line, nor to the line its first step was on: lesson 16's
+/// comparison of the two times of impact highlighted "one discrete step" (line 1). A
+/// lesson whose last step really belongs on its first line goes in
+/// `LAST_ON_FIRST_LINE`, with the reason.
+#[test]
+fn every_topic_step_highlights_a_real_line_and_the_last_does_not_fall_back_to_line_1() {
+    const LAST_ON_FIRST_LINE: &[&str] = &[];
+    for path in lesson_files().into_iter().filter(|p| is_topic(p)) {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut lesson = open_topic(&path);
+        for preset in std::iter::once(None).chain((0..lesson.presets().len()).map(Some)) {
+            lesson.set_preset(preset).unwrap();
+            let trace = lesson.trace();
+            for (i, step) in trace.steps.iter().enumerate() {
+                let c = &step.card;
+                let lines = c.listing.lines();
+                assert!(
+                    c.pseudocode_line < lines.len(),
+                    "{stem} {preset:?} step {i}: line out of range"
+                );
+                let text = lines[c.pseudocode_line].trim();
+                assert!(!text.is_empty(), "{stem} {preset:?} step {i}: a blank line");
+                assert_ne!(text, c.listing.name(), "{stem} {preset:?} step {i}: the heading");
+            }
+            let (first, last) = (&trace.steps[0].card, &trace.steps[trace.steps.len() - 1].card);
+            if LAST_ON_FIRST_LINE.contains(&stem.as_str()) {
+                continue;
+            }
+            assert_ne!(
+                last.pseudocode_line, 0,
+                "{stem} {preset:?}: the last step ({}) falls back to line 1",
+                last.title
+            );
+            assert_ne!(
+                last.pseudocode_line, first.pseudocode_line,
+                "{stem} {preset:?}: the last step ({}) is on the first step's line",
+                last.title
+            );
+        }
+    }
+}
+
 fn rho_of(trace: &TopicTrace, kind: &str) -> f32 {
     let table = trace.table.as_ref().expect("lesson 11 has a table");
     let column = table.header.iter().position(|h| h == kind).expect("a column per kind");
@@ -1037,4 +1082,23 @@ fn lesson_17_the_literal_projection_lets_the_stack_go_furthest() {
     assert_eq!(q.choices[q.answer], "literal projection", "{q:?}");
     let last = &trace.steps.last().unwrap().card.title;
     assert_eq!(last, "How far the top box went");
+}
+
+#[test]
+fn lesson_17_shows_the_passes_inside_one_step() {
+    let trace = open_topic_named("17_resolution").trace();
+    let titled = |part: &'static str| trace.steps.iter().filter(move |s| s.card.title.contains(part));
+    // The literal projection: one step per pair it moved, and a move that deepens the
+    // next pair's overlap.
+    assert!(titled("Literal projection, substep").count() >= 2);
+    assert!(titled("Literal projection, substep").any(|s| s.card.text.contains("has made or deepened")));
+    // The position-based solver: its position and velocity passes, each on its line.
+    assert!(titled("position pass 2 of 2").all(|s| s.card.pseudocode_line == 3));
+    assert!(titled("velocity pass").count() >= 2);
+    // Impulses: the warm start, then the iterations; the pair under the whole stack
+    // carries the most from the warm start on, before any iteration.
+    assert_eq!(titled("Impulses, substep 1: warm start").count(), 1);
+    assert!(titled("velocity iteration").count() >= 2);
+    let q = &trace.quiz[2];
+    assert_eq!(q.choices[q.answer], "b0–b1", "{q:?}");
 }

@@ -524,3 +524,75 @@ fn resting_pairs_reuse_their_contacts_and_a_moved_body_is_tested_again() {
         );
     }
 }
+
+/// Counts what a [`StepObserver`] sees and reads every view, as a lesson would.
+#[derive(Default)]
+struct Counting {
+    substeps: u32,
+    passes: Vec<collision_lab::dynamics::PassKind>,
+    points: usize,
+    poses: usize,
+}
+
+impl collision_lab::dynamics::StepObserver for Counting {
+    fn substep_begun(&mut self, _substep: u32) {
+        self.substeps += 1;
+    }
+
+    fn iteration_done(&mut self, pass: &collision_lab::dynamics::PassView<'_>) {
+        self.passes.push(pass.kind);
+        self.points += pass.points().count();
+        self.poses += (0..pass.slot_count()).filter(|&i| pass.pose(i).is_some()).count();
+    }
+}
+
+/// Watching a step from inside changes nothing: the same bits as `World::step`, for
+/// every resolution, on the shipped pyramid; and the observer sees every pass the
+/// settings ask for (substeps × iterations).
+#[test]
+fn an_observed_step_is_the_step_and_reports_every_pass() {
+    use collision_lab::dynamics::PassKind;
+    for resolution in [
+        Resolution::Impulses,
+        Resolution::Projection,
+        Resolution::LiteralProjection,
+    ] {
+        let (mut plain, _) = pyramid_world(resolution);
+        let (mut watched, _) = pyramid_world(resolution);
+        let settings = *plain.settings();
+        let mut seen = Counting::default();
+        for _ in 0..5 {
+            plain.step(DT);
+            seen = Counting::default();
+            watched.step_observed(DT, &mut seen);
+        }
+        assert_eq!(plain.state_hash(), watched.state_hash(), "{resolution:?}");
+        let count = |k: PassKind| seen.passes.iter().filter(|&&p| p == k).count() as u32;
+        assert_eq!(seen.substeps, settings.substeps, "{resolution:?}");
+        match resolution {
+            Resolution::Impulses => {
+                assert_eq!(count(PassKind::WarmStart), settings.substeps);
+                assert_eq!(
+                    count(PassKind::VelocityIteration),
+                    settings.substeps * settings.velocity_iterations
+                );
+                assert_eq!(
+                    count(PassKind::RelaxIteration),
+                    settings.substeps * settings.relax_iterations
+                );
+                assert_eq!(count(PassKind::Restitution), 1);
+            }
+            Resolution::Projection => {
+                let passes = settings.substeps * settings.velocity_iterations.max(1);
+                assert_eq!(count(PassKind::PositionPass), passes);
+                assert_eq!(count(PassKind::VelocityPass), passes);
+                assert_eq!(count(PassKind::PullBack), 1);
+            }
+            Resolution::LiteralProjection => assert!(count(PassKind::LiteralPair) > 0),
+        }
+        assert!(seen.poses > 0, "{resolution:?}");
+        if resolution != Resolution::LiteralProjection {
+            assert!(seen.points > 0, "{resolution:?}: the resting pyramid has contacts");
+        }
+    }
+}

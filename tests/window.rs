@@ -384,29 +384,44 @@ fn predict_mode_scores_clicks_on_the_next_support_point() {
 /// hit.
 #[test]
 fn predict_mode_in_the_bounding_volumes_lesson_scores_a_click_on_the_worst_point() {
+    predict_topic_by_mouse("11_bounding_volumes", 3, "world");
+}
+
+/// The same in lesson 15, the dynamic tree: the sixth → stops before b2's descent goes
+/// down a level, and a click inside the child's box it will take scores a hit.
+#[test]
+fn predict_mode_in_the_dynamic_tree_lesson_scores_a_click_on_the_child_taken() {
+    predict_topic_by_mouse("15_dynamic_tree", 6, "world");
+}
+
+/// Opens the topic lesson `stem` in the window, turns predict mode on (K), presses →
+/// until it stops before step `step` (the first that asks), and clicks where
+/// `render --predict` puts its first answer in `view`: one question asked, one hit.
+fn predict_topic_by_mouse(stem: &str, step: usize, view: &str) {
     if !display_tools_available(&["xvfb-run", "Xvfb", "xdotool", "import"]) {
         return;
     }
-    let dir = out_dir("predict-topic");
-    let lesson = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lessons/11_bounding_volumes.ron");
+    let dir = out_dir(&format!("predict-topic-{stem}"));
+    let lesson = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("scenes/lessons/{stem}.ron"));
     let json = dir.join("next.json");
+    let before = (step - 1).to_string();
     render_sized(
         &lesson,
-        &dir.join("step-2.png"),
+        &dir.join(format!("step-{before}.png")),
         "1280x800",
         &[
             "--frames",
             "2",
             "--ui",
             "--lesson-step",
-            "2",
+            &before,
             "--predict",
             json.to_str().unwrap(),
         ],
     );
     let question: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(question["step"], 3, "{question}");
-    assert_eq!(question["view"], "world", "{question}");
+    assert_eq!(question["step"], step, "{question}");
+    assert_eq!(question["view"], view, "{question}");
     let a = &question["answers_px"][0];
     let (x, y) = (a[0].as_f64().unwrap(), a[1].as_f64().unwrap());
 
@@ -425,8 +440,10 @@ fn predict_mode_in_the_bounding_volumes_lesson_scores_a_click_on_the_worst_point
     std::thread::sleep(Duration::from_secs(5));
     let pause = || std::thread::sleep(Duration::from_millis(700));
     display.xdotool(&["mousemove", "1000", "700"]);
-    for key in ["k", "Right", "Right", "Right"] {
-        display.xdotool(&["key", key]);
+    display.xdotool(&["key", "k"]);
+    pause();
+    for _ in 0..step {
+        display.xdotool(&["key", "Right"]);
         pause();
     }
     display.screenshot(&dir.join("asking.png"));

@@ -44,6 +44,9 @@
 //!   [`Resolution::Projection`];
 //! - `projection.rs`: the papers' literal projection, (1 + e)·λ —
 //!   [`Resolution::LiteralProjection`];
+//! - `observe.rs`: [`StepObserver`], called from inside [`World::step_observed`] after
+//!   every pass of the solver with a read-only [`PassView`] (poses, contact points,
+//!   impulses), for the lessons; [`World::step`] passes [`NoObserver`] and pays nothing;
 //! - `integrate.rs`: semi-implicit Euler and its known error;
 //! - `continuous.rs`: pseudo-continuous detection (Ren and Xie 2011): fast bodies are swept by
 //!   intermediate poses or by conservative advancement and rolled back to the moment of
@@ -70,6 +73,7 @@ mod crowd;
 mod desc;
 mod integrate;
 mod manifold;
+mod observe;
 mod profile;
 mod projection;
 mod race;
@@ -91,6 +95,7 @@ pub(crate) use continuous::{ContinuousRecorder, ContinuousScratch};
 pub use crowd::MAX_CROWDED_PAIRS;
 pub use desc::{BodyDesc, BodyKind};
 pub use manifold::ContactManifold;
+pub use observe::{LiteralMove, NoObserver, PassKind, PassView, PointView, StepObserver};
 pub use profile::{RemovedBody, StepProfile, StepReport};
 pub use race::{
     Disagreement, DisagreementKind, RaceAlgorithmStats, RaceAnswer, RaceReport, DEPTH_RELATIVE_LIMIT,

@@ -26,12 +26,19 @@
 
 use super::body::BodySet;
 use super::manifold::ContactManifold;
+use super::observe::{LiteralMove, PassView, StepObserver};
 use super::solver::mix_friction_restitution;
 use crate::math::{cross, Vec2};
 
 /// Resolves every manifold by the literal projection (see the module docs).
-pub(crate) fn resolve_by_literal_projection(bodies: &mut BodySet, manifolds: &[ContactManifold]) {
-    for m in manifolds {
+/// `observer` sees each pair after it was resolved (`substep` is passed on to it).
+pub(crate) fn resolve_by_literal_projection(
+    bodies: &mut BodySet,
+    manifolds: &[ContactManifold],
+    substep: u32,
+    observer: &mut impl StepObserver,
+) {
+    for (index, m) in manifolds.iter().enumerate() {
         let (ia, ib) = (m.body_a.index as usize, m.body_b.index as usize);
         let (Some(a), Some(b)) = (bodies.slot(ia), bodies.slot(ib)) else {
             continue;
@@ -83,5 +90,14 @@ pub(crate) fn resolve_by_literal_projection(bodies: &mut BodySet, manifolds: &[C
                 b.set_velocities_unchecked(v, w);
             }
         }
+        let moved = LiteralMove {
+            slot_a: ia as u32,
+            slot_b: ib as u32,
+            move_a,
+            move_b,
+            impulse,
+            normal: n,
+        };
+        observer.iteration_done(&PassView::literal(substep, index as u32, bodies, moved));
     }
 }

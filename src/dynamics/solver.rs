@@ -65,6 +65,7 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{apply_impulse_along, relative_speed, tangent_of, Constraint, ConstraintPoint, Constraints};
+use super::observe::{PassKind, SolverWatch};
 use super::settings::WorldSettings;
 use super::solver_wide::WideContacts;
 
@@ -134,24 +135,42 @@ pub(crate) fn solve_step(
     substeps: u32,
     h: f32,
     wide: &mut WideContacts,
+    watch: &mut dyn SolverWatch,
 ) {
     let tuning = StepTuning::new(settings, h);
     wide.build(constraints, states);
-    for _ in 0..substeps {
+    // An observer sees the constraints between passes: bring them up to date first.
+    let watching = watch.watching();
+    let sync = |constraints: &mut Constraints, wide: &WideContacts| {
+        if watching {
+            wide.write_back(constraints);
+        }
+    };
+    for substep in 0..substeps {
+        watch.substep_begun(substep);
         states.integrate_velocities(settings.gravity, h);
         if settings.warm_starting {
             wide.warm_start(states, constraints);
         }
-        for _ in 0..settings.velocity_iterations {
+        sync(constraints, wide);
+        watch.pass_done(PassKind::WarmStart, substep, 0, states, constraints);
+        for i in 0..settings.velocity_iterations {
             wide.solve(states, constraints, &tuning, true);
+            sync(constraints, wide);
+            watch.pass_done(PassKind::VelocityIteration, substep, i, states, constraints);
         }
         states.integrate_positions(h);
-        for _ in 0..settings.relax_iterations {
+        watch.pass_done(PassKind::Integrate, substep, 0, states, constraints);
+        for i in 0..settings.relax_iterations {
             wide.solve(states, constraints, &tuning, false);
+            sync(constraints, wide);
+            watch.pass_done(PassKind::RelaxIteration, substep, i, states, constraints);
         }
     }
     wide.write_back(constraints);
     apply_restitution(states, constraints, settings.restitution_threshold);
+    let last = substeps.saturating_sub(1);
+    watch.pass_done(PassKind::Restitution, last, 0, states, constraints);
 }
 
 impl StepTuning {

@@ -43,6 +43,7 @@ use super::crowd::{cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, Crowd
 use super::desc::{BodyDesc, BodyKind};
 use super::integrate::{integrate_positions, integrate_velocities};
 use super::manifold::ContactManifold;
+use super::observe::{NoObserver, StepObserver, Watch};
 use super::profile::{StepProfile, StepReport};
 use super::projection::resolve_by_literal_projection;
 use super::race::RaceReport;
@@ -341,6 +342,13 @@ impl World {
     /// step or after any substep — are removed and listed in the report; the others keep
     /// stepping.
     pub fn step(&mut self, dt: f32) -> StepReport {
+        self.step_observed(dt, &mut NoObserver)
+    }
+
+    /// [`World::step`], with `observer` called at the start of every substep and after
+    /// every pass of the solver (`observe.rs`): what the lessons use to show the
+    /// iterations inside a step. The step computes exactly what [`World::step`] does.
+    pub fn step_observed(&mut self, dt: f32, observer: &mut impl StepObserver) -> StepReport {
         let start = Instant::now();
         let mut report = StepReport::default();
         if !(dt.is_finite() && dt > 0.0) {
@@ -363,10 +371,13 @@ impl World {
             match self.settings.resolution {
                 Resolution::LiteralProjection => {
                     for substep in 0..substeps {
-                        self.literal_substep(h, substep, &mut report);
+                        observer.substep_begun(substep);
+                        self.literal_substep(h, substep, &mut report, observer);
                     }
                 }
-                Resolution::Impulses | Resolution::Projection => self.solver_step(part_dt, substeps, &mut report),
+                Resolution::Impulses | Resolution::Projection => {
+                    self.solver_step(part_dt, substeps, &mut report, observer)
+                }
             }
             self.end_sleep(part_dt, &mut report.profile);
         }
@@ -378,7 +389,7 @@ impl World {
     }
 
     /// One step of the solvers' pipeline (see the module docs).
-    fn solver_step(&mut self, dt: f32, substeps: u32, report: &mut StepReport) {
+    fn solver_step(&mut self, dt: f32, substeps: u32, report: &mut StepReport, observer: &mut impl StepObserver) {
         report.profile.substeps += substeps;
         self.scratch.continuous.record_start(&self.bodies);
         let (profile, race) = (&mut report.profile, &mut report.race);
@@ -387,7 +398,7 @@ impl World {
         profile.broad += broad;
         let narrow = timed(|| self.detect_contacts(race, profile));
         profile.narrow += narrow;
-        profile.resolution += timed(|| self.resolve_contacts(dt, substeps));
+        profile.resolution += timed(|| self.resolve_contacts(dt, substeps, observer));
         profile.integration += timed(|| self.scratch.states.write_back(&mut self.bodies));
         let continuous = timed(|| self.sweep_fast_bodies(substeps, profile));
         profile.continuous += continuous;
@@ -436,7 +447,7 @@ impl World {
 
     /// Dense body states and constraints, old deep overlap shed, the chosen solver over
     /// the substeps, crowd speeds capped, impulses kept for the next step [resolution].
-    fn resolve_contacts(&mut self, dt: f32, substeps: u32) {
+    fn resolve_contacts(&mut self, dt: f32, substeps: u32, observer: &mut impl StepObserver) {
         let settings = self.settings;
         let h = dt / substeps as f32;
         let Scratch {
@@ -461,9 +472,15 @@ impl World {
             gravity_dv: settings.gravity * dt,
         };
         shed_old_overlap(constraints, states, &crowd_tuning, crowd);
+        let mut watch = Watch {
+            bodies: &self.bodies,
+            observer,
+        };
         match settings.resolution {
-            Resolution::Projection => super::xpbd::solve_step(states, constraints, &settings, substeps, h, xpbd),
-            _ => super::solver::solve_step(states, constraints, &settings, substeps, h, wide),
+            Resolution::Projection => {
+                super::xpbd::solve_step(states, constraints, &settings, substeps, h, xpbd, &mut watch)
+            }
+            _ => super::solver::solve_step(states, constraints, &settings, substeps, h, wide, &mut watch),
         }
         cap_crowd_speeds(states, crowd);
         store_impulses(constraints, colours, &mut self.contacts);
@@ -517,7 +534,7 @@ impl World {
 
     /// One substep of the papers' own pipeline: detect again, move apart by the MTVs,
     /// integrate (`projection.rs`).
-    fn literal_substep(&mut self, h: f32, substep: u32, report: &mut StepReport) {
+    fn literal_substep(&mut self, h: f32, substep: u32, report: &mut StepReport, observer: &mut impl StepObserver) {
         let profile: &mut StepProfile = &mut report.profile;
         profile.substeps += 1;
         let settings = self.settings;
@@ -575,7 +592,7 @@ impl World {
         integrate_velocities(&mut self.bodies, settings.gravity, h);
         profile.integration += t.elapsed();
         let t = Instant::now();
-        resolve_by_literal_projection(&mut self.bodies, &self.manifolds);
+        resolve_by_literal_projection(&mut self.bodies, &self.manifolds, substep, observer);
         profile.resolution += t.elapsed();
         let t = Instant::now();
         integrate_positions(&mut self.bodies, h);

@@ -348,6 +348,7 @@ pub(crate) mod continuous {
     pub const ROLLBACK: usize = 4;
     pub const ADVANCE: usize = 5;
     pub const CONTACT: usize = 6;
+    pub const COMPARE: usize = 7;
 }
 
 const CONTINUOUS: &[&str] = &[
@@ -358,6 +359,7 @@ const CONTINUOUS: &[&str] = &[
     "    put the body at t1 (it overlaps by at most the slop), keep its velocity",
     "advancement: d, n = GJK distance at tau; tau += d / mu (mu: fastest approach along n)",
     "    when d is under a quarter of the slop: time of impact tau",
+    "compare: the two times of impact, and the queries each method needed",
 ];
 
 /// Lines of [`Listing::Resolution`].
@@ -366,15 +368,25 @@ const CONTINUOUS: &[&str] = &[
 pub(crate) mod resolution {
     pub const DETECT: usize = 0;
     pub const LITERAL: usize = 1;
-    pub const PROJECTION: usize = 2;
-    pub const IMPULSES: usize = 3;
-    pub const INTEGRATE: usize = 4;
+    pub const PREDICT: usize = 2;
+    pub const PROJECT: usize = 3;
+    pub const STATIC_FRICTION: usize = 4;
+    pub const VELOCITY_PASS: usize = 5;
+    pub const WARM_START: usize = 6;
+    pub const ITERATE: usize = 7;
+    pub const RELAX: usize = 8;
+    pub const REPEAT: usize = 9;
 }
 
 const RESOLUTION: &[&str] = &[
-    "each step: detect the contacts (points, normal n, depth)",
-    "literal: move A out of B by the whole MTV; cancel A's approaching normal velocity",
-    "position-based: per substep, move both apart by their shares w/(wA+wB) of the depth; static friction holds",
-    "impulses: per iteration, lambda = max(0, acc + d lambda) - acc; start from last step's (warm start)",
-    "integrate: positions follow the velocities",
+    "each world step: detect contacts (points, n, depth); per substep h:",
+    "literal: each overlapping pair: A out of B by the whole MTV; cancel approach",
+    "position-based: v += g h; x += v h (predict)",
+    "    position passes: d lambda = -C / (wA + wB), both moved by their shares",
+    "    static friction: pull drift back, |lambda_t| <= mu lambda_n",
+    "    v = (x - x_prev) / h; velocity passes: vn -> 0 (or -e vn before)",
+    "impulses: v += g h; warm start: apply last step's impulses",
+    "    velocity iterations: lambda = max(0, acc + d lambda) - acc",
+    "    x += v h; relax iterations: the same without the bias",
+    "repeat every substep and step; after a second, compare the stacks",
 ];

@@ -16,8 +16,8 @@
 //! | [`Topic::SweepAndPrune`] | `sweep_and_prune.rs` | one swap of the insertion sort, one comparison of the sweep |
 //! | [`Topic::SpatialHash`] | `spatial_hash.rs` | one box into its cells, one cell's pairs |
 //! | [`Topic::DynamicTree`] | `dynamic_tree.rs` | one node of an insertion's descent, a rotation, the query |
-//! | [`Topic::Continuous`] | `continuous.rs` | one interpolated pose, one bisection bracket, one advancement |
-//! | [`Topic::Resolution`] | `resolution.rs` | one resolution method after a few world steps |
+//! | [`Topic::Continuous`] | `continuous/` | one interpolated pose, one bisection bracket, one advancement |
+//! | [`Topic::Resolution`] | `resolution/` | one pass of a solver inside a watched world step (a velocity iteration, a position pass, a literal pair move) |
 //!
 //! [`TopicLesson`] opens such a lesson from a scene (its `lesson` block names the topic)
 //! and applies its presets; [`TopicLesson::trace`] records the trace.

@@ -24,99 +24,22 @@
 //!
 //! Nothing here re-implements a sweep: the poses, brackets, distances and steps are the
 //! ones `dynamics/continuous.rs` computed, so the lesson cannot drift from the engine.
+//! `record.rs` holds the recorder, `words.rs` the number formats and the quiz.
+
+mod record;
+mod words;
 
 use super::{shape_marks, world_vertices, Mark, Pane, Role, Side, Target, TopicStep, TopicTrace};
-use crate::dynamics::{BodySet, ContinuousMode, ContinuousRecorder, ContinuousScratch, World};
+use crate::dynamics::{BodySet, ContinuousMode, ContinuousScratch, World};
 use crate::lesson::narration::{fmt_num, Card};
 use crate::lesson::pseudocode::{continuous as line, Listing};
-use crate::lesson::quiz::{choose, QuizQuestion};
 use crate::math::{Pose, Vec2};
 use crate::scene::Scene;
+use record::{lerp_pose, Event, Record};
+use words::{capitalise, fmt4, mm, pct, quiz};
 
 /// Width of the τ axis in the diagram (diagram units for τ = 1).
 const TAU_WIDTH: f32 = 10.0;
-
-/// What the sweep told the recorder, in order.
-#[derive(Clone, Debug)]
-enum Event {
-    Body {
-        slot: usize,
-        start: Pose,
-        end: Pose,
-        bound_m: f32,
-    },
-    Pose {
-        tau: f32,
-        pose: Pose,
-        hit: bool,
-    },
-    Bracket {
-        t0: f32,
-        t1: f32,
-        mid: f32,
-        hit: bool,
-    },
-    Advanced {
-        tau: f32,
-        gap_m: f32,
-        normal: Vec2,
-        points: (Vec2, Vec2),
-        step: f32,
-    },
-    Impact {
-        tau: f32,
-        nudge: Vec2,
-    },
-}
-
-#[derive(Default)]
-struct Record(Vec<Event>);
-
-impl ContinuousRecorder for Record {
-    fn sweep_body(&mut self, slot: usize, start: &Pose, end: &Pose, bound_m: f32) {
-        self.0.push(Event::Body {
-            slot,
-            start: *start,
-            end: *end,
-            bound_m,
-        });
-    }
-    fn pose_sampled(&mut self, tau: f32, pose: &Pose, hit: bool) {
-        self.0.push(Event::Pose { tau, pose: *pose, hit });
-    }
-    fn bracket(&mut self, t0: f32, t1: f32, mid: f32, hit: bool) {
-        self.0.push(Event::Bracket { t0, t1, mid, hit });
-    }
-    fn advanced(&mut self, _target: usize, tau: f32, gap_m: f32, normal: Vec2, points: (Vec2, Vec2), step: f32) {
-        self.0.push(Event::Advanced {
-            tau,
-            gap_m,
-            normal,
-            points,
-            step,
-        });
-    }
-    fn impact(&mut self, _slot: usize, tau: f32, nudge: Vec2) {
-        self.0.push(Event::Impact { tau, nudge });
-    }
-}
-
-/// The pose of the body's origin at τ, linear in position and angle between `start`
-/// and `end` as the integrator moved it (for drawing a τ the recorder named).
-fn lerp_pose(start: &Pose, end: &Pose, tau: f32) -> Pose {
-    let a0 = start.rotation.angle();
-    let mut da = end.rotation.angle() - a0;
-    // The step turned the body by less than half a turn: take the short way round.
-    if da > std::f32::consts::PI {
-        da -= std::f32::consts::TAU;
-    } else if da < -std::f32::consts::PI {
-        da += std::f32::consts::TAU;
-    }
-    Pose::new(
-        start.translation + (end.translation - start.translation) * tau,
-        a0 + da * tau,
-    )
-}
 
 /// Lesson 16's trace on `scene`.
 pub(super) fn trace(scene: &Scene) -> TopicTrace {
@@ -653,7 +576,7 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
                 "{}. Interpolation needs only the narrow phase (any shape, any algorithm) but can miss a wall thinner than its pose spacing once the pose cap is reached; advancement needs distances (GJK on convex pieces) and takes tiny steps when the body spins close to the wall, but never steps over a contact.",
                 if summary.is_empty() { "Neither method found an impact".to_string() } else { capitalise(&summary.join("; ")) }
             ),
-            line::DISCRETE,
+            line::COMPARE,
         ),
         iteration: 4,
         world: w,
@@ -669,51 +592,4 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
         world_bounds: None,
         diagram_bounds: None,
     }
-}
-
-fn fmt4(x: f32) -> String {
-    format!("{x:.4}")
-}
-
-/// Millimetres, for the slop-sized lengths that metres would round to 0.00.
-fn mm(m: f32) -> String {
-    format!("{:.1} mm", 1000.0 * m)
-}
-
-fn pct(tau: f32) -> String {
-    format!("{:.1}%", 100.0 * tau)
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
-}
-
-fn quiz(poses: usize, halvings: usize, advances: usize) -> Vec<QuizQuestion> {
-    let mut out = Vec::new();
-    let opts = |n: usize, unit: &str| -> Vec<String> {
-        [n.saturating_sub(1), n, n + 1, n + 2]
-            .iter()
-            .map(|k| format!("{k} {unit}"))
-            .collect()
-    };
-    out.extend(choose(
-        "How many intermediate poses did interpolation test, the overlapping one included?",
-        &opts(poses, "poses"),
-        &format!("{poses} poses"),
-        "Poses are tested in order until one overlaps the wall; the ones after it are never looked at.".to_string(),
-    ));
-    out.extend(choose(
-        "How many times did bisection halve the bracket?",
-        &opts(halvings, "halvings"),
-        &format!("{halvings} halvings"),
-        "Each halving tests the middle pose; it stops when the bracket is shorter than the slop.".to_string(),
-    ));
-    out.extend(choose(
-        "How many GJK distances did conservative advancement compute?",
-        &opts(advances, "distances"),
-        &format!("{advances} distances"),
-        "One per advance, the last one finding the gap under a quarter of the slop.".to_string(),
-    ));
-    out
 }
