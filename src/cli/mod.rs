@@ -98,6 +98,17 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    // A bare word that is neither a file nor a `.ron` path is a mistyped command, not a
+    // scene to look for: say so instead of opening the sandbox on the default scene.
+    if let (None, Some(word)) = (&cli.command, &cli.scene) {
+        if !word.exists() && word.extension().is_none() && word.components().count() == 1 {
+            eprintln!(
+                "error: `{}` is neither a command nor a scene file (commands: open, render, contacts, run, bench; see `collision-lab --help`)",
+                word.display()
+            );
+            return ExitCode::FAILURE;
+        }
+    }
     let result = match cli.command {
         #[cfg(feature = "sandbox")]
         None => window::open(&window::OpenArgs {
