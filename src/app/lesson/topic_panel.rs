@@ -1,6 +1,7 @@
 //! The lesson panel of a topic lesson (lessons 11 on): title and introduction, the
 //! preset, the player, the step's card and pseudocode (the narrow lessons' widgets),
-//! predict mode, the topic's table, the quiz.
+//! predict mode, the topic's table, lesson 12's cost model (its counts from the trace,
+//! its times measured on this machine), the quiz.
 
 use super::panel::{card_ui, pseudocode_ui, PANEL_WIDTH};
 use super::topic_mode::TopicMode;
@@ -41,12 +42,22 @@ pub fn show(ctx: &egui::Context, mode: &mut TopicMode, requests: &mut UiRequests
                             status = Some(Ok(s));
                         }
                         ui.separator();
-                        if let Some(step) = mode.player.trace().steps.get(mode.player.cursor()) {
+                        // Lesson 12's comparison steps are about the times: the cost
+                        // model goes first there, in sight, and after the table elsewhere.
+                        let step = mode.player.trace().steps.get(mode.player.cursor()).cloned();
+                        let costs_first = step.as_ref().is_some_and(|s| s.iteration >= 2);
+                        if costs_first {
+                            cost_ui(ui, mode);
+                        }
+                        if let Some(step) = step {
                             card_ui(ui, &step.card);
                             ui.add_space(4.0);
                             pseudocode_ui(ui, &step.card);
                         }
                         table_ui(ui, mode);
+                        if !costs_first {
+                            cost_ui(ui, mode);
+                        }
                         ui.separator();
                         let at_end = mode.player.cursor() + 1 >= mode.player.len();
                         let questions = mode.player.trace().quiz.clone();
@@ -165,4 +176,117 @@ fn table_ui(ui: &mut egui::Ui, mode: &TopicMode) {
                 }
             });
         });
+}
+
+/// Lesson 12: T = Nv·Cv + Np·Cp per node volume, from the trace's counts and the times
+/// measured when the lesson opened, with a bar per volume and what they say.
+fn cost_ui(ui: &mut egui::Ui, mode: &mut TopicMode) {
+    let Some(counts) = mode.player.trace().cost.clone() else {
+        return;
+    };
+    let rows: Vec<CostRow> = counts
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let m = mode.costs.iter().find(|m| m.kind == r.kind)?;
+            Some(CostRow {
+                name: r.kind.name(),
+                nv: r.nv,
+                np: r.np,
+                cv: m.cv_ns,
+                cp: m.cp_ns,
+                t_us: (f64::from(r.nv) * m.cv_ns + f64::from(r.np) * m.cp_ns) / 1000.0,
+            })
+        })
+        .collect();
+    ui.add_space(4.0);
+    egui::CollapsingHeader::new("T = Nv·Cv + Np·Cp, measured on this machine")
+        .default_open(true)
+        .show(ui, |ui| {
+            if rows.is_empty() {
+                ui.weak("Not measured.");
+                return;
+            }
+            let max_t = rows.iter().map(|r| r.t_us).fold(1e-9, f64::max);
+            egui::Grid::new("cost_model").striped(true).show(ui, |ui| {
+                for h in ["volume", "Nv", "Cv (ns)", "Np", "Cp (ns)", "T (µs)", ""] {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                for r in &rows {
+                    let name = if r.name == counts.shown.name() {
+                        RichText::new(r.name).strong()
+                    } else {
+                        RichText::new(r.name)
+                    };
+                    ui.label(name);
+                    ui.monospace(r.nv.to_string());
+                    ui.monospace(format!("{:.1}", r.cv));
+                    ui.monospace(r.np.to_string());
+                    ui.monospace(format!("{:.1}", r.cp));
+                    ui.monospace(format!("{:.2}", r.t_us));
+                    ui.add(egui::ProgressBar::new((r.t_us / max_t) as f32).desired_width(70.0));
+                    ui.end_row();
+                }
+            });
+            ui.label(cost_verdict(&rows));
+            ui.horizontal(|ui| {
+                ui.weak("Cv, Cp: the descent's own two tests, timed when the lesson opened.");
+                if ui.small_button("Time again").clicked() {
+                    mode.costs = mode.lesson.measure_costs();
+                }
+            });
+        });
+}
+
+/// One node volume's row of the cost model.
+struct CostRow {
+    name: &'static str,
+    nv: u32,
+    np: u32,
+    cv: f64,
+    cp: f64,
+    t_us: f64,
+}
+
+/// What the measured rows say: which volume tests the fewest nodes, which is fastest,
+/// and the OBB against the AABB (the OBB-tree's claim).
+fn cost_verdict(rows: &[CostRow]) -> String {
+    let by = |key: fn(&CostRow) -> f64| rows.iter().min_by(|a, b| key(a).total_cmp(&key(b)));
+    let (Some(fewest), Some(fastest)) = (by(|r| f64::from(r.nv)), by(|r| r.t_us)) else {
+        return String::new();
+    };
+    let mut text = if fewest.name == fastest.name {
+        format!(
+            "Here {} tests the fewest nodes (Nv = {}) and is also fastest (T = {:.2} µs).",
+            fastest.name, fastest.nv, fastest.t_us
+        )
+    } else {
+        format!(
+            "Here {} tests the fewest nodes (Nv = {}), but at {:.1} ns a test it takes {:.2} µs; {} is fastest ({:.2} µs, Nv = {} at {:.1} ns).",
+            fewest.name, fewest.nv, fewest.cv, fewest.t_us, fastest.name, fastest.t_us, fastest.nv, fastest.cv
+        )
+    };
+    let find = |n: &str| rows.iter().find(|r| r.name == n);
+    if let (Some(obb), Some(aabb)) = (find("OBB"), find("AABB")) {
+        let fewer = if obb.nv < aabb.nv {
+            format!("{} fewer node tests", aabb.nv - obb.nv)
+        } else {
+            format!("{} more node tests", obb.nv - aabb.nv)
+        };
+        let verdict = if obb.t_us < aabb.t_us {
+            "the tighter volume pays"
+        } else {
+            "the tighter volume does not pay here"
+        };
+        text += &format!(
+            " OBB against AABB: {fewer}, each {:.1}× as dear ({:.1} against {:.1} ns): T {:.2} against {:.2} µs, {verdict}.",
+            obb.cv / aabb.cv.max(1e-9),
+            obb.cv,
+            aabb.cv,
+            obb.t_us,
+            aabb.t_us
+        );
+    }
+    text
 }
