@@ -16,9 +16,9 @@
 //! ```
 //!
 //! Cv and Cp are times, so they stay out of the trace (golden traces are exact): the
-//! trace carries the counts ([`CostCounts`]) and [`measure`] times the descent's own two
+//! trace carries the counts ([`CostCounts`]) and `cost::measure` times the descent's own two
 //! tests ([`EdgeTree::node_test`], [`EdgeTree::item_test`]) when the window opens the
-//! lesson; the panel multiplies.
+//! lesson; the panel multiplies. The tree's diagram is drawn by `layout.rs`.
 
 use super::{shape_marks, Mark, Pane, Role, Side, Table, Target, TopicStep, TopicTrace, VolumeKind};
 use crate::bounds::{BoundKind, BoundingVolume};
@@ -30,40 +30,16 @@ use crate::lesson::quiz::{choose, QuizQuestion};
 use crate::math::{Pose, Vec2};
 use crate::scene::Scene;
 
+mod cost;
+mod layout;
+
+pub(crate) use cost::measure;
+pub use cost::{CostCount, CostCounts, MeasuredCost};
+use layout::{TreeLayout, LEAF_GAP};
+
 /// Grown volumes: none. The descent is shown as the world would run it with touching
 /// counting as overlap; a margin would only make every volume a little larger.
 const MARGIN_M: f32 = 0.0;
-
-/// The work of one descent with one node volume: what the cost model multiplies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CostCount {
-    /// The node volume.
-    pub kind: BoundKind,
-    /// Node pairs tested (Nv).
-    pub nv: u32,
-    /// Edge pairs tested at the leaves (Np).
-    pub np: u32,
-}
-
-/// The counts of every node volume's descent, and which one the lesson steps through.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CostCounts {
-    /// The node volume stepped through.
-    pub shown: BoundKind,
-    /// One row per node volume, in [`BoundKind::ALL`] order.
-    pub rows: Vec<CostCount>,
-}
-
-/// Cv and Cp of one node volume, timed on this machine (ns per test).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MeasuredCost {
-    /// The node volume.
-    pub kind: BoundKind,
-    /// One node test: the query's volume moved into the tree's frame and tested.
-    pub cv_ns: f64,
-    /// One edge test: two edge boxes (the same for every node volume).
-    pub cp_ns: f64,
-}
 
 fn volume_role(kind: BoundKind) -> Role {
     Role::Volume(match kind {
@@ -193,119 +169,6 @@ impl Descent {
     }
 }
 
-/// The tree's shape, read once: per node its depth, its point in the diagram and the
-/// number of edges below it.
-struct TreeLayout {
-    depth: Vec<usize>,
-    at: Vec<Vec2>,
-    edges: Vec<usize>,
-    leaves: usize,
-}
-
-/// Rows of the diagram are this far apart, and leaves this far (diagram units): the
-/// tree of a few hundred edges is about as wide as it is tall with its bars, so the
-/// world beside it gets half the window.
-const ROW: f32 = 1.2;
-const LEAF_GAP: f32 = 0.5;
-
-impl TreeLayout {
-    fn of(tree: &EdgeTree) -> TreeLayout {
-        let n = tree.node_count();
-        let mut s = TreeLayout {
-            depth: vec![0; n],
-            at: vec![Vec2::ZERO; n],
-            edges: vec![0; n],
-            leaves: 0,
-        };
-        // Pre-order: a parent comes before its children, so depths go forwards and the
-        // leaves are met left to right; then parents settle from the end.
-        for i in 0..n {
-            let node = tree.node(i).expect("in range");
-            match node.children {
-                Some([l, r]) => {
-                    s.depth[l] = s.depth[i] + 1;
-                    s.depth[r] = s.depth[i] + 1;
-                }
-                None => {
-                    s.at[i].x = LEAF_GAP * s.leaves as f32;
-                    s.leaves += 1;
-                    s.edges[i] = node.items.len();
-                }
-            }
-        }
-        for i in (0..n).rev() {
-            if let Some([l, r]) = tree.node(i).and_then(|v| v.children) {
-                s.at[i].x = 0.5 * (s.at[l].x + s.at[r].x);
-                s.edges[i] = s.edges[l] + s.edges[r];
-            }
-            s.at[i].y = -ROW * s.depth[i] as f32;
-        }
-        s
-    }
-
-    fn max_depth(&self) -> usize {
-        self.depth.iter().copied().max().unwrap_or(0)
-    }
-
-    /// The tree drawn with the nodes of `lit` in their roles (filled), the rest muted.
-    fn marks(&self, tree: &EdgeTree, lit: &[(usize, Role)]) -> Vec<Mark> {
-        let mut marks = Vec::new();
-        for i in 0..self.at.len() {
-            if let Some(children) = tree.node(i).and_then(|v| v.children) {
-                for c in children {
-                    marks.push(Mark::segment(self.at[i], self.at[c], Role::Muted));
-                }
-            }
-        }
-        for (i, &at) in self.at.iter().enumerate() {
-            let role = lit.iter().rev().find(|(n, _)| *n == i).map(|(_, r)| *r);
-            marks.push(Mark::Circle {
-                center: at,
-                radius: 0.16,
-                role: role.unwrap_or(Role::Muted),
-                filled: role.is_some(),
-            });
-        }
-        marks
-    }
-
-    /// Where the bars of the counts start (below the tree, right of their labels).
-    fn bars_origin(&self) -> Vec2 {
-        Vec2::new(
-            0.55 * LEAF_GAP * self.leaves as f32,
-            -ROW * (self.max_depth() as f32 + 1.0) - 0.6,
-        )
-    }
-
-    /// Row `row` of the bars: Nv and Np of one descent as two bars, scaled so that
-    /// `full` fills the width, and a label naming them.
-    fn bars(&self, row: usize, name: &str, nv: u32, np: u32, full: u32) -> Vec<Mark> {
-        let o = self.bars_origin() - Vec2::new(0.0, 1.5 * row as f32);
-        let width = 0.45 * LEAF_GAP * self.leaves as f32;
-        let bar = |y: f32, count: u32, role: Role| {
-            let w = width * count as f32 / full.max(1) as f32;
-            let (lo, hi) = (Vec2::new(o.x, y - 0.18), Vec2::new(o.x + w.max(0.05), y + 0.18));
-            let points = vec![lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
-            vec![
-                Mark::Fill {
-                    points: points.clone(),
-                    role,
-                },
-                Mark::Outline { points, role },
-            ]
-        };
-        let mut marks = bar(o.y, nv, Role::Partner);
-        marks.extend(bar(o.y - 0.5, np, Role::Pair));
-        marks.push(Mark::label(
-            Vec2::new(o.x - 0.3, o.y - 0.25),
-            format!("{name}: Nv {nv}, Np {np}"),
-            Role::Muted,
-            Side::Left,
-        ));
-        marks
-    }
-}
-
 fn posed(points: Vec<Vec2>, pose: &Pose) -> Vec<Vec2> {
     points.into_iter().map(|p| pose.apply_point(p)).collect()
 }
@@ -323,7 +186,7 @@ pub(super) fn trace(scene: &Scene, shown: BoundKind) -> TopicTrace {
         return super::placeholder(crate::scene::Topic::Trees);
     };
     let (tree, query) = bodies.trees(shown);
-    let shape = TreeLayout::of(&tree);
+    let layout = TreeLayout::of(&tree);
     let xf_ab = bodies.xf_ab();
     let name = shown.name();
     let n_edges = bodies.a_local.len();
@@ -350,8 +213,8 @@ pub(super) fn trace(scene: &Scene, shown: BoundKind) -> TopicTrace {
     let mut steps = Vec::new();
 
     // 1. The tree, level by level.
-    for d in 0..=shape.max_depth() {
-        let level: Vec<usize> = (0..tree.node_count()).filter(|&i| shape.depth[i] == d).collect();
+    for d in 0..=layout.max_depth() {
+        let level: Vec<usize> = (0..tree.node_count()).filter(|&i| layout.depth[i] == d).collect();
         let leaves = level
             .iter()
             .filter(|&&i| tree.node(i).is_some_and(|v| v.children.is_none()))
@@ -392,7 +255,7 @@ pub(super) fn trace(scene: &Scene, shown: BoundKind) -> TopicTrace {
             ),
             iteration: 0,
             world,
-            diagram: shape.marks(&tree, &lit),
+            diagram: layout.marks(&tree, &lit),
             target: None,
         });
     }
@@ -406,7 +269,7 @@ pub(super) fn trace(scene: &Scene, shown: BoundKind) -> TopicTrace {
         })
         .collect();
     let descent = &descents.iter().find(|(k, _)| *k == shown).expect("every kind").1;
-    let full_nv = descents.iter().map(|(_, d)| d.nv().max(d.np())).max().unwrap_or(1);
+    let full = descents.iter().map(|(_, d)| d.nv().max(d.np())).max().unwrap_or(1);
     // Under half the gap between two leaves: a click names one node.
     let tolerance = 0.45 * LEAF_GAP;
     let (mut nv, mut np) = (0u32, 0u32);
@@ -434,14 +297,14 @@ pub(super) fn trace(scene: &Scene, shown: BoundKind) -> TopicTrace {
         }
         let mut lit = descent.roles(s, &tree);
         lit.push((v.a, Role::Active));
-        let mut diagram = shape.marks(&tree, &lit);
+        let mut diagram = layout.marks(&tree, &lit);
         diagram.push(Mark::label(
-            shape.at[v.a],
+            layout.at[v.a],
             format!("n{}", v.a),
             Role::Active,
             Side::Above,
         ));
-        diagram.extend(shape.bars(0, name, nv, np, full_nv));
+        diagram.extend(layout.bars(0, name, nv, np, full));
         let counts = format!("Nv = {nv}, Np = {np}");
         let (title, text, pseudocode_line) = match (v.overlap, leaf) {
             (false, _) => (
@@ -449,8 +312,8 @@ pub(super) fn trace(scene: &Scene, shown: BoundKind) -> TopicTrace {
                 format!(
                     "n{}'s {name} does not overlap the query's: none of the {} edges below it can touch the query, and the descent never looks at them. One volume test (Nv = {nv}) spared {}.",
                     v.a,
-                    shape.edges[v.a],
-                    plural(shape.edges[v.a] * query_edges(&query), "edge test", "edge tests")
+                    layout.edges[v.a],
+                    plural(layout.edges[v.a] * query_edges(&query), "edge test", "edge tests")
                 ),
                 line::PRUNE,
             ),
@@ -475,13 +338,18 @@ pub(super) fn trace(scene: &Scene, shown: BoundKind) -> TopicTrace {
                 line::LEAF,
             ),
         };
-        let target = (s > 0).then(|| Target {
-            prompt: format!(
+        let prompt = if s == 0 {
+            "The stack starts with the two roots: which node of the polygon's tree does the descent test first? Click it in the tree.".to_string()
+        } else {
+            format!(
                 "Which node does the descent test next? Click it in the tree (it pops the top of the stack: {} so far).",
                 plural(s, "node tested", "nodes tested")
-            ),
+            )
+        };
+        let target = Some(Target {
+            prompt,
             pane: Pane::Diagram,
-            answers: vec![shape.at[v.a]],
+            answers: vec![layout.at[v.a]],
             tolerance,
         });
         steps.push(TopicStep {
@@ -510,9 +378,9 @@ pub(super) fn trace(scene: &Scene, shown: BoundKind) -> TopicTrace {
             }
         }
         world.push(query_volume(&q));
-        let mut diagram = shape.marks(&t, &d.roles(d.visits.len(), &t));
+        let mut diagram = layout.marks(&t, &d.roles(d.visits.len(), &t));
         for (r, (k2, d2)) in descents.iter().enumerate().take(row + 1) {
-            diagram.extend(shape.bars(r, k2.name(), d2.nv(), d2.np(), full_nv));
+            diagram.extend(layout.bars(r, k2.name(), d2.nv(), d2.np(), full));
         }
         let versus = if *k == shown {
             "the descent just stepped through".to_string()
@@ -705,59 +573,4 @@ fn quiz(name: &str, shown: &Descent, all: &[(BoundKind, Descent)]) -> Vec<QuizQu
         "Np per volume (a loose volume reaches leaves whose edges are nowhere near the query)",
     );
     out
-}
-
-/// Times the descent's two tests on this machine: per node volume, Cv (one node test,
-/// every node of the polygon's tree against the query's root, as the descent does it)
-/// and Cp (one edge-box test, every edge pair). A few milliseconds in all; empty when
-/// the scene is not a lesson 12 scene.
-pub(super) fn measure(scene: &Scene) -> Vec<MeasuredCost> {
-    use std::hint::black_box;
-    use std::time::Instant;
-    let Some(bodies) = Bodies::of(scene) else {
-        return Vec::new();
-    };
-    let xf_ab = bodies.xf_ab();
-    // Repeat a round of `tests` tests until 1.5 ms have passed (long beside the clock's
-    // resolution and its ~20 ns reading cost); ns per test.
-    let per_test = |tests: usize, mut round: Box<dyn FnMut() -> u32 + '_>| {
-        black_box(round());
-        let start = Instant::now();
-        let mut rounds = 0u64;
-        while start.elapsed().as_secs_f64() < 1.5e-3 {
-            black_box(round());
-            rounds += 1;
-        }
-        start.elapsed().as_secs_f64() * 1e9 / (rounds.max(1) as f64 * tests.max(1) as f64)
-    };
-    BoundKind::ALL
-        .into_iter()
-        .map(|kind| {
-            let (a, b) = bodies.trees(kind);
-            let boxes_only = a.boxes_only(&b);
-            let nodes = a.node_count();
-            let cv_ns = per_test(
-                nodes,
-                Box::new(|| {
-                    (0..nodes)
-                        .map(|i| a.node_test(black_box(i), &b, 0, &xf_ab, MARGIN_M, boxes_only) as u32)
-                        .sum()
-                }),
-            );
-            let (ea, eb) = (bodies.a_local.len(), bodies.b_local.len());
-            let cp_ns = per_test(
-                ea * eb,
-                Box::new(|| {
-                    let mut hits = 0;
-                    for i in 0..ea {
-                        for j in 0..eb {
-                            hits += a.item_test(black_box(i), &b, j, &xf_ab, MARGIN_M) as u32;
-                        }
-                    }
-                    hits
-                }),
-            );
-            MeasuredCost { kind, cv_ns, cp_ns }
-        })
-        .collect()
 }
