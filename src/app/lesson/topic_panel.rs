@@ -249,39 +249,50 @@ struct CostRow {
     t_us: f64,
 }
 
-/// What the measured rows say: which volume tests the fewest nodes, which is fastest,
-/// and the OBB against the AABB (the OBB-tree's claim).
+/// What the measured rows say: which volumes test the fewest nodes, which is fastest,
+/// and the OBB against the AABB (the OBB-tree's claim). Differences under 10% are called
+/// even: the times are a few milliseconds' sample on a machine that may be busy.
 fn cost_verdict(rows: &[CostRow]) -> String {
-    let by = |key: fn(&CostRow) -> f64| rows.iter().min_by(|a, b| key(a).total_cmp(&key(b)));
-    let (Some(fewest), Some(fastest)) = (by(|r| f64::from(r.nv)), by(|r| r.t_us)) else {
+    let Some(fastest) = rows.iter().min_by(|a, b| a.t_us.total_cmp(&b.t_us)) else {
         return String::new();
     };
-    let mut text = if fewest.name == fastest.name {
+    let min_nv = rows.iter().map(|r| r.nv).min().unwrap_or(0);
+    let fewest: Vec<&str> = rows.iter().filter(|r| r.nv == min_nv).map(|r| r.name).collect();
+    let fewest_names = match &fewest[..] {
+        [one] => format!("{one} tests"),
+        [rest @ .., last] => format!("{} and {last} test", rest.join(", ")),
+        [] => String::new(),
+    };
+    let mut text = if fewest.contains(&fastest.name) {
         format!(
-            "Here {} tests the fewest nodes (Nv = {}) and is also fastest (T = {:.2} µs).",
-            fastest.name, fastest.nv, fastest.t_us
+            "{fewest_names} the fewest nodes (Nv = {min_nv}); {} is fastest (T = {:.2} µs, Cv = {:.1} ns).",
+            fastest.name, fastest.t_us, fastest.cv
         )
     } else {
         format!(
-            "Here {} tests the fewest nodes (Nv = {}), but at {:.1} ns a test it takes {:.2} µs; {} is fastest ({:.2} µs, Nv = {} at {:.1} ns).",
-            fewest.name, fewest.nv, fewest.cv, fewest.t_us, fastest.name, fastest.t_us, fastest.nv, fastest.cv
+            "{fewest_names} the fewest nodes (Nv = {min_nv}), yet {} is fastest (T = {:.2} µs): Nv = {} at Cv = {:.1} ns a test.",
+            fastest.name, fastest.t_us, fastest.nv, fastest.cv
         )
     };
     let find = |n: &str| rows.iter().find(|r| r.name == n);
     if let (Some(obb), Some(aabb)) = (find("OBB"), find("AABB")) {
-        let fewer = if obb.nv < aabb.nv {
-            format!("{} fewer node tests", aabb.nv - obb.nv)
-        } else {
-            format!("{} more node tests", obb.nv - aabb.nv)
+        let more = |n: u32, m: u32, what: &str| match n.cmp(&m) {
+            std::cmp::Ordering::Less => format!("{} fewer {what}", m - n),
+            std::cmp::Ordering::Equal => format!("as many {what}"),
+            std::cmp::Ordering::Greater => format!("{} more {what}", n - m),
         };
-        let verdict = if obb.t_us < aabb.t_us {
+        let ratio = obb.t_us / aabb.t_us.max(1e-9);
+        let verdict = if ratio < 0.9 {
             "the tighter volume pays"
+        } else if ratio > 1.1 {
+            "the tighter volume does not pay"
         } else {
-            "the tighter volume does not pay here"
+            "about even"
         };
         text += &format!(
-            " OBB against AABB: {fewer}, each {:.1}× as dear ({:.1} against {:.1} ns): T {:.2} against {:.2} µs, {verdict}.",
-            obb.cv / aabb.cv.max(1e-9),
+            " OBB against AABB: {}, {}; Cv {:.1} against {:.1} ns; T {:.2} against {:.2} µs: {verdict}.",
+            more(obb.nv, aabb.nv, "node tests"),
+            more(obb.np, aabb.np, "edge tests"),
             obb.cv,
             aabb.cv,
             obb.t_us,
