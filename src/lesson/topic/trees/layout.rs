@@ -58,6 +58,20 @@ impl TreeLayout {
         s
     }
 
+    /// How close a click on node `i` must be to name it alone: under half the distance
+    /// to the nearest other node (a leaf's neighbour is [`LEAF_GAP`] away; a node high
+    /// in the tree has more room).
+    pub fn click_tolerance(&self, i: usize) -> f32 {
+        let nearest = self
+            .at
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, p)| (*p - self.at[i]).length())
+            .fold(f32::INFINITY, f32::min);
+        0.45 * nearest.min(4.0 * LEAF_GAP)
+    }
+
     pub fn max_depth(&self) -> usize {
         self.depth.iter().copied().max().unwrap_or(0)
     }
@@ -76,7 +90,7 @@ impl TreeLayout {
             let role = lit.iter().rev().find(|(n, _)| *n == i).map(|(_, r)| *r);
             marks.push(Mark::Circle {
                 center: at,
-                radius: 0.16,
+                radius: 0.2,
                 role: role.unwrap_or(Role::Muted),
                 filled: role.is_some(),
             });

@@ -35,7 +35,7 @@ mod layout;
 
 pub(crate) use cost::measure;
 pub use cost::{CostCount, CostCounts, MeasuredCost};
-use layout::{TreeLayout, LEAF_GAP};
+use layout::TreeLayout;
 
 /// Grown volumes: none. The descent is shown as the world would run it with touching
 /// counting as overlap; a margin would only make every volume a little larger.
@@ -270,8 +270,6 @@ pub(super) fn trace(scene: &Scene, shown: BoundKind) -> TopicTrace {
         .collect();
     let descent = &descents.iter().find(|(k, _)| *k == shown).expect("every kind").1;
     let full = descents.iter().map(|(_, d)| d.nv().max(d.np())).max().unwrap_or(1);
-    // Under half the gap between two leaves: a click names one node.
-    let tolerance = 0.45 * LEAF_GAP;
     let (mut nv, mut np) = (0u32, 0u32);
     for (s, v) in descent.visits.iter().enumerate() {
         nv += 1;
@@ -350,7 +348,7 @@ pub(super) fn trace(scene: &Scene, shown: BoundKind) -> TopicTrace {
             prompt,
             pane: Pane::Diagram,
             answers: vec![layout.at[v.a]],
-            tolerance,
+            tolerance: layout.click_tolerance(v.a),
         });
         steps.push(TopicStep {
             card: card(title, text, pseudocode_line),
