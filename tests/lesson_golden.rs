@@ -453,6 +453,7 @@ fn the_lessons_ship_in_order() {
             "09_clipping.ron",
             "10_pitfalls.ron",
             "11_bounding_volumes.ron",
+            "12_trees.ron",
             "13_sweep_and_prune.ron",
             "14_spatial_hash.ron",
             "15_dynamic_tree.ron",
@@ -460,8 +461,7 @@ fn the_lessons_ship_in_order() {
             "17_resolution.ron",
         ]
     );
-    // A lesson's number is its file's prefix (12, trees and the cost model, is not
-    // written yet, so the numbers of the course skip it).
+    // A lesson's number is its file's prefix.
     let prefix = |p: &Path| -> usize { p.file_name().unwrap().to_string_lossy()[..2].parse().unwrap() };
     for path in files.iter().filter(|p| is_topic(p)) {
         let lesson = open_topic(path);
@@ -1101,4 +1101,52 @@ fn lesson_17_shows_the_passes_inside_one_step() {
     assert!(titled("velocity iteration").count() >= 2);
     let q = &trace.quiz[2];
     assert_eq!(q.choices[q.answer], "b0–b1", "{q:?}");
+}
+
+/// Lesson 12: the boxes' descent finds the pairs of the brute-force loop over every edge
+/// pair (pruning never loses one), the other volumes at most those; the steps of the descent are its Nv; the
+/// last step is on the cost model's line.
+#[test]
+fn lesson_12_the_descent_finds_the_brute_force_pairs() {
+    use collision_lab::bounds::BoundKind;
+    use collision_lab::geometry::{EdgeTree, Shape};
+    let mut lesson = open_topic_named("12_trees");
+    for preset in std::iter::once(None).chain((0..lesson.presets().len()).map(Some)) {
+        lesson.set_preset(preset).unwrap();
+        let scene = lesson.scene();
+        let outline = |i: usize| match &scene.shapes()[i] {
+            Shape::Polygon(p) => p.vertices().to_vec(),
+            _ => panic!("lesson 12's bodies are polygons"),
+        };
+        let (a, b) = (EdgeTree::over_edges(&outline(0)), EdgeTree::over_edges(&outline(1)));
+        let xf_ab = scene.pose(0).unwrap().inv_mul(&scene.pose(1).unwrap());
+        let mut brute = 0;
+        for i in 0..outline(0).len() {
+            for j in 0..outline(1).len() {
+                brute += usize::from(a.item_test(i, &b, j, &xf_ab, 0.0));
+            }
+        }
+        assert!(brute > 0, "the query touches the polygon");
+        let trace = lesson.trace();
+        let table = trace.table.as_ref().expect("a table");
+        let pairs = table.header.iter().position(|h| h == "pairs").unwrap();
+        // Boxes prune exactly as the boxes of the edges do; a tighter volume may also
+        // prune an edge pair whose (re-boxed) boxes overlap, never add one.
+        for row in &table.rows {
+            let found: usize = row[pairs].parse().unwrap();
+            if row[0] == "AABB" {
+                assert_eq!(found, brute, "{preset:?} {row:?}");
+            }
+            assert!(found <= brute && found > 0, "{preset:?} {row:?}");
+        }
+        let shown = lesson.tree_volume();
+        let counts = trace.cost.as_ref().expect("counts");
+        assert_eq!(counts.shown, shown);
+        let row = counts.rows.iter().find(|r| r.kind == shown).unwrap();
+        let descent = trace.steps.iter().filter(|s| s.iteration == 1).count();
+        assert_eq!(descent as u32, row.nv, "{preset:?}: one step per node test");
+        assert_eq!(counts.rows.len(), BoundKind::ALL.len());
+        let last = &trace.steps.last().unwrap().card;
+        assert_eq!(last.listing.lines()[last.pseudocode_line].split(' ').next(), Some("T"));
+    }
 }

@@ -16,8 +16,8 @@ use super::obb::{Obb, ObbMethod};
 use crate::geometry::Shape;
 use crate::math::{cross, right_perp, Pose, Vec2};
 
-/// Which kind of bounding volume.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which kind of bounding volume (a lesson preset may name one: `tree_volume`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum BoundKind {
     /// Axis-aligned box.
     Aabb,
@@ -32,6 +32,16 @@ pub enum BoundKind {
 impl BoundKind {
     /// All kinds, in a fixed order (for tables and UI lists).
     pub const ALL: [BoundKind; 4] = [BoundKind::Aabb, BoundKind::Circle, BoundKind::Obb, BoundKind::Kdop8];
+
+    /// The name on labels, in panels and in lessons.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoundKind::Aabb => "AABB",
+            BoundKind::Circle => "circle",
+            BoundKind::Obb => "OBB",
+            BoundKind::Kdop8 => "8-DOP",
+        }
+    }
 }
 
 /// A bounding volume of any kind, world frame.

@@ -44,6 +44,10 @@ pub enum Topic {
     SweepAndPrune,
     /// The uniform grid of the spatial hash over the scene's bodies.
     SpatialHash,
+    /// A static tree over the first body's edges (`geometry::EdgeTree`), descended
+    /// against the second body; the cost model T = Nv·Cv + Np·Cp per node volume
+    /// (Liu, Jiang and Shi 2018; Gottschalk, Lin and Manocha 1996).
+    Trees,
     /// The dynamic AABB tree: insertions with the perimeter cost, rotations, a query.
     DynamicTree,
     /// Pseudo-continuous detection of a fast body against a thin wall: motion
@@ -152,6 +156,10 @@ pub struct PresetDef {
     /// The overrides, per body. Default: none (the scene as written).
     #[serde(default)]
     pub bodies: Vec<BodyOverrideDef>,
+    /// The node volume of the edge tree a `Trees` lesson descends (other topics ignore
+    /// it). Default: none (boxes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree_volume: Option<crate::bounds::BoundKind>,
 }
 
 /// What a preset changes on one body; the fields left out keep the scene's values.

@@ -11,7 +11,7 @@ use super::{Layout, QuizState, Rect};
 use crate::app::camera::Camera;
 use crate::app::input::{Button, FrameInput, Key};
 use crate::bounds::Aabb;
-use crate::lesson::topic::{Pane, TopicLesson, TopicTrace};
+use crate::lesson::topic::{MeasuredCost, Pane, TopicLesson, TopicTrace};
 use crate::lesson::{fmt_num, Player, Scoreboard};
 use crate::math::Vec2;
 use crate::scene::Scene;
@@ -51,6 +51,9 @@ pub struct TopicMode {
     pub export_svg: bool,
     /// … into this.
     pub last_svg: Option<String>,
+    /// Lesson 12: Cv and Cp per node volume, timed when the lesson (or a preset) was
+    /// opened; empty for the other topics.
+    pub costs: Vec<MeasuredCost>,
 }
 
 impl TopicMode {
@@ -70,7 +73,9 @@ impl TopicMode {
             quiz: QuizState::default(),
             export_svg: false,
             last_svg: None,
+            costs: Vec::new(),
         };
+        mode.costs = mode.lesson.measure_costs();
         mode.fit(screen_size_px, (Vec2::ZERO, screen_size_px));
         Some(mode)
     }
@@ -131,6 +136,7 @@ impl TopicMode {
         self.predict.pending = None;
         self.quiz = QuizState::default();
         self.player.retrace(self.lesson.trace());
+        self.costs = self.lesson.measure_costs();
         self.fitted_for = None;
         Ok(())
     }
@@ -418,6 +424,32 @@ mod tests {
         assert!(said.starts_with("prediction right"), "{said}");
         assert_eq!(mode.player.cursor(), step);
         assert_eq!((mode.predict.board.asked(), mode.predict.board.hits()), (1, 1));
+    }
+
+    /// Lesson 12 times Cv and Cp when it opens (never in the trace), and predict mode
+    /// asks for the next node of the descent in the tree diagram.
+    #[test]
+    fn lesson_12_measures_its_costs_and_asks_for_the_next_node_in_the_tree() {
+        let mut mode = open("12_trees.ron");
+        assert_eq!(mode.costs.len(), 4, "one row per node volume");
+        for c in &mode.costs {
+            assert!(c.cv_ns > 0.0 && c.cp_ns > 0.0 && c.cv_ns.is_finite(), "{c:?}");
+        }
+        mode.toggle_predict();
+        let mut asked = None;
+        for _ in 0..mode.player.len() {
+            if mode.forward(false).is_some_and(|said| said.starts_with("predict:")) {
+                asked = mode.predict.pending;
+                break;
+            }
+        }
+        let step = asked.expect("the descent asks which node comes next");
+        let t = mode.player.trace().steps[step].target.clone().unwrap();
+        assert_eq!(t.pane, Pane::Diagram);
+        let (camera, _) = mode.view_of(t.pane);
+        let px = camera.world_to_screen(t.answers[0]);
+        let said = mode.answer_click(px).expect("scored");
+        assert!(said.starts_with("prediction right"), "{said}");
     }
 
     #[test]

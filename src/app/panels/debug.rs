@@ -1,7 +1,6 @@
 //! Debug drawing toggles, grouped by what they explain, each with a line of hover text,
 //! and a readout of the pair in focus.
 
-use super::super::draw::debug::bounds::kind_name;
 use super::super::draw::debug::metres;
 use super::super::flags::DebugFlags;
 use super::super::state::AppState;
@@ -81,11 +80,11 @@ impl DebugPanel {
 
         ui.label(egui::RichText::new("Bodies").strong());
         egui::ComboBox::from_label("bounds")
-            .selected_text(bounds.map_or("off", kind_name))
+            .selected_text(bounds.map_or("off", BoundKind::name))
             .show_ui(ui, |ui| {
                 ui.selectable_value(bounds, None, "off");
                 for kind in BoundKind::ALL {
-                    ui.selectable_value(bounds, Some(kind), kind_name(kind));
+                    ui.selectable_value(bounds, Some(kind), kind.name());
                 }
             })
             .response

@@ -369,6 +369,7 @@ pub(super) fn trace(lesson: &TopicLesson) -> TopicTrace {
         table: Some(table(lesson)),
         world_bounds: None,
         diagram_bounds: None,
+        cost: None,
     }
 }
 

@@ -13,6 +13,7 @@
 //! | topic | file | what a step is |
 //! |---|---|---|
 //! | [`Topic::BoundingVolumes`] | `bounding_volumes.rs` | one volume built, its τ found |
+//! | [`Topic::Trees`] | `trees.rs` | one level of a static edge tree, one node test of a descent, one node volume's counts |
 //! | [`Topic::SweepAndPrune`] | `sweep_and_prune.rs` | one swap of the insertion sort, one comparison of the sweep |
 //! | [`Topic::SpatialHash`] | `spatial_hash.rs` | one box into its cells, one cell's pairs |
 //! | [`Topic::DynamicTree`] | `dynamic_tree.rs` | one node of an insertion's descent, a rotation, the query |
@@ -28,6 +29,9 @@ mod dynamic_tree;
 mod resolution;
 mod spatial_hash;
 mod sweep_and_prune;
+mod trees;
+
+pub use trees::{CostCount, CostCounts, MeasuredCost};
 
 use super::lesson::LessonError;
 use super::narration::Card;
@@ -297,6 +301,10 @@ pub struct TopicTrace {
     pub quiz: Vec<QuizQuestion>,
     /// A table for the panel, if the topic has one.
     pub table: Option<Table>,
+    /// Lesson 12: the counts Nv and Np of each node volume's descent. The times that
+    /// turn them into T are measured by [`TopicLesson::measure_costs`], outside the
+    /// trace, so that the trace stays exact.
+    pub cost: Option<CostCounts>,
     /// What the world view must show: every world mark of every step, so that the view
     /// does not move while stepping.
     pub world_bounds: Option<Aabb>,
@@ -426,12 +434,31 @@ impl TopicLesson {
         Ok(())
     }
 
+    /// The node volume of lesson 12's edge tree: the active preset's, else boxes.
+    pub fn tree_volume(&self) -> crate::bounds::BoundKind {
+        self.preset
+            .and_then(|p| self.def.presets.get(p))
+            .and_then(|p| p.tree_volume)
+            .unwrap_or(crate::bounds::BoundKind::Aabb)
+    }
+
+    /// Lesson 12: Cv and Cp of every node volume, timed now on this machine (a few
+    /// milliseconds, `std::time::Instant`; the window's clock is not read). Empty for
+    /// every other topic. Never part of the trace: times differ from run to run.
+    pub fn measure_costs(&self) -> Vec<MeasuredCost> {
+        match self.def.topic {
+            Topic::Trees => trees::measure(&self.posed),
+            _ => Vec::new(),
+        }
+    }
+
     /// Records the topic's trace on the posed scene.
     pub fn trace(&self) -> TopicTrace {
         let trace = match self.def.topic {
             Topic::BoundingVolumes => bounding_volumes::trace(self),
             Topic::SweepAndPrune => sweep_and_prune::trace(&self.posed),
             Topic::SpatialHash => spatial_hash::trace(&self.posed),
+            Topic::Trees => trees::trace(&self.posed, self.tree_volume()),
             Topic::DynamicTree => dynamic_tree::trace(&self.posed),
             Topic::Continuous => continuous::trace(&self.posed),
             Topic::Resolution => resolution::trace(&self.posed),

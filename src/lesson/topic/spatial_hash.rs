@@ -372,6 +372,7 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
         table: None,
         world_bounds: None,
         diagram_bounds: None,
+        cost: None,
     }
 }
 

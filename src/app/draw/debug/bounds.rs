@@ -24,16 +24,6 @@ pub fn kind_color(kind: BoundKind) -> Color {
     }
 }
 
-/// The kind's name on labels and in the panel.
-pub fn kind_name(kind: BoundKind) -> &'static str {
-    match kind {
-        BoundKind::Aabb => "AABB",
-        BoundKind::Circle => "circle",
-        BoundKind::Obb => "OBB",
-        BoundKind::Kdop8 => "8-DOP",
-    }
-}
-
 /// Bodies smaller than this on screen (px) get no ρ label: it would cover them.
 const MIN_LABEL_BODY_PX: f32 = 28.0;
 
@@ -85,7 +75,7 @@ pub fn draw_bounds(state: &AppState, kind: BoundKind) {
         Vec2::new(x, y),
         &format!(
             "{} bounds, rho = Hausdorff distance / diameter (0: an exact fit); {} bodies measured",
-            kind_name(kind),
+            kind.name(),
             state.debug_cache.rho.len()
         ),
         with_alpha(palette::TEXT, 0.9),

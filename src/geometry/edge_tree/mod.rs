@@ -7,8 +7,8 @@
 //! queries use the tree here, and both give *bit-identical* answers to the brute-force
 //! loops they replace:
 //!
-//! - [`EdgeTree::project`]: the interval of every vertex projected on an axis (seed
-//!   000's step 4). An overlap test cannot prune here — the extremes over *all*
+//! - [`EdgeTree::project`]: the interval of every vertex projected on an axis
+//!   (Fayzrakhmanov et al.'s (2015) step 4, `narrow::sat_nonconvex`). An overlap test cannot prune here — the extremes over *all*
 //!   vertices are asked for — but a node's box bounds its vertices' projections: the box
 //!   corner furthest along the axis projects at least as far as any vertex inside
 //!   (rounding is monotone: x ≤ X gives fl(x·a) ≤ fl(X·a) for a ≥ 0, and sums likewise),
@@ -26,10 +26,20 @@
 //! (`tests/edge_tree.rs`); only the number of nodes visited and the cost of a visit
 //! differ (`bench --big-curve`). Splits always use the boxes.
 //!
+//! **Reading the tree.** The nodes stay private, but [`EdgeTree::node`] hands out a
+//! read-only [`NodeView`] (volume, children or items), and
+//! [`EdgeTree::for_each_overlapping_pair_recorded`] reports every node pair and item pair
+//! it tests to a [`PairRecorder`] (`descent.rs`): lesson 12 steps through a descent with
+//! it. The plain query passes `()`, whose empty calls compile to nothing.
+//!
 //! Built once, at `Polygon::new`, by halving: a node over a run of items splits it at the
 //! median of the items' box centres along the longer side of its box (O(n log n)),
 //! leaves of at most [`LEAF_ITEMS`] items. Nodes are stored in pre-order, so the left
 //! child of node i is i + 1.
+
+mod descent;
+
+pub use descent::{NodeView, PairRecorder};
 
 use crate::bounds::{Aabb, BoundKind, BoundingVolume};
 use crate::math::{Pose, Vec2};
@@ -306,16 +316,26 @@ impl EdgeTree {
         other: &EdgeTree,
         pose_b: &Pose,
         margin: f32,
+        visit: impl FnMut(usize, usize),
+    ) -> u32 {
+        self.for_each_overlapping_pair_recorded(pose_a, other, pose_b, margin, visit, &mut ())
+    }
+
+    /// [`EdgeTree::for_each_overlapping_pair`], reporting each node pair and item pair it
+    /// tests, with the outcome, to `recorder` in the order tested.
+    pub fn for_each_overlapping_pair_recorded<R: PairRecorder>(
+        &self,
+        pose_a: &Pose,
+        other: &EdgeTree,
+        pose_b: &Pose,
+        margin: f32,
         mut visit: impl FnMut(usize, usize),
+        recorder: &mut R,
     ) -> u32 {
         if self.nodes.is_empty() || other.nodes.is_empty() {
             return 0;
         }
         let xf_ab = pose_a.inv_mul(pose_b);
-        let to_a = |b: &Aabb| {
-            let corners = [b.min, Vec2::new(b.max.x, b.min.y), b.max, Vec2::new(b.min.x, b.max.y)];
-            Aabb::from_points(&corners.map(|c| xf_ab.apply_point(c))).inflated(margin)
-        };
         let boxes_only = self.volumes.is_empty() && other.volumes.is_empty();
         let mut tests = 0;
         // Inline: a world step descends these trees for every non-convex pair and must
@@ -325,12 +345,8 @@ impl EdgeTree {
         while let Some((i, j)) = stack.pop() {
             let (na, nb) = (&self.nodes[i as usize], &other.nodes[j as usize]);
             tests += 1;
-            let overlap = if boxes_only {
-                na.bounds.overlaps(&to_a(&nb.bounds))
-            } else {
-                self.volume(i as usize)
-                    .overlaps(&other.volume(j as usize).moved(&xf_ab, margin))
-            };
+            let overlap = self.node_test(i as usize, other, j as usize, &xf_ab, margin, boxes_only);
+            recorder.node_pair(i as usize, j as usize, overlap);
             if !overlap {
                 continue;
             }
@@ -341,8 +357,9 @@ impl EdgeTree {
                     for &ia in &self.order[fa..fa + na.count as usize] {
                         for &jb in &other.order[fb..fb + nb.count as usize] {
                             tests += 1;
-                            let box_a = &self.item_bounds[ia as usize];
-                            if box_a.overlaps(&to_a(&other.item_bounds[jb as usize])) {
+                            let hit = self.item_test(ia as usize, other, jb as usize, &xf_ab, margin);
+                            recorder.item_pair(ia as usize, jb as usize, hit);
+                            if hit {
                                 visit(ia as usize, jb as usize);
                             }
                         }
