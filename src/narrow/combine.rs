@@ -64,9 +64,9 @@ use super::clip::contact_points;
 use super::compound::CompoundScratch;
 use super::contact::{Contact, Work};
 use super::minkowski::minkowski_difference_hull_into;
+use super::query::{Recorder, ShapeQuery};
 use super::sat::penetration_sat;
 use super::trace::{record, CombineCandidate, CombineStep, Trace, TraceStep};
-use super::NarrowConfig;
 use crate::bounds::Aabb;
 use crate::geometry::{EdgeTree, Shape};
 use crate::math::{cross, right_perp, Pose, Vec2};
@@ -275,6 +275,8 @@ enum PieceBoxes<'a> {
 
 /// The two bodies, their pieces' boxes and the tolerance: what the search reads.
 struct Bodies<'a> {
+    /// The query (its pieces for SAT's bounds).
+    query: ShapeQuery<'a>,
     a: &'a Shape,
     pose_a: &'a Pose,
     b: &'a Shape,
@@ -303,18 +305,13 @@ impl Bodies<'_> {
 
 /// Finds the point of A − B's boundary nearest the origin (see the module docs), then
 /// gathers contact points along its direction.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn combine(
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    scale: f32,
-    config: &NarrowConfig,
+pub(super) fn combine<'a>(
+    q: &ShapeQuery<'a>,
     work: Work,
     trace: &mut Option<&mut Trace>,
     scratch: &mut CompoundScratch,
 ) -> Contact {
+    let (a, pose_a, b, pose_b, scale, config) = (q.a, &q.pose_a, q.b, &q.pose_b, q.scale, q.config);
     let tol = config.touch_tolerance * scale;
     let CompoundScratch {
         boxes_a,
@@ -343,11 +340,12 @@ pub(super) fn combine(
         (Shape::Polygon(pa), Shape::Polygon(pb)) if *from_trees => PieceBoxes::Trees {
             tree_a: pa.piece_tree(),
             tree_b: pb.piece_tree(),
-            xf_ab: pose_a.inv_mul(pose_b),
+            xf_ab: q.xf_ab,
         },
         _ => PieceBoxes::World { boxes_a, boxes_b },
     };
     let bodies = Bodies {
+        query: *q,
         a,
         pose_a,
         b,
@@ -385,8 +383,7 @@ pub(super) fn combine(
             continue;
         };
         if s_in < -tol && s_out > tol {
-            let (va, vb) = (a.piece(d.piece_a), b.piece(d.piece_b));
-            let pts = contact_points(&va, pose_a, &vb, pose_b, normal, s_out, (d.piece_a, d.piece_b), trace);
+            let pts = contact_points(&q.piece(d.piece_a, d.piece_b), normal, s_out, trace);
             points.extend_from_slice(pts.as_slice());
         }
     }
@@ -668,16 +665,13 @@ impl CombineScratch {
     /// boxes overlap far more often than the pieces come near, a much tighter one. The
     /// pair is opened at that distance, less the tolerance.
     fn bound(&mut self, bodies: &Bodies, key: f32, i: u32, j: u32) {
-        let (va, vb) = (bodies.a.piece(i as usize), bodies.b.piece(j as usize));
         let pen = penetration_sat(
-            &va,
-            bodies.pose_a,
-            &vb,
-            bodies.pose_b,
-            (i as usize, j as usize),
+            &bodies.query.piece(i as usize, j as usize),
             f32::INFINITY,
-            &mut Work::default(),
-            &mut None,
+            &mut Recorder {
+                work: &mut Work::default(),
+                trace: &mut None,
+            },
         );
         self.queue(Event {
             key: (-pen.depth - bodies.tol).max(key),
