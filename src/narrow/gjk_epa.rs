@@ -3,17 +3,30 @@
 //! rounded pieces (circles) added. Its own file so that GJK, EPA and the simplex
 //! (`simplex.rs`) form a chain, not a cycle: this file uses both, EPA uses GJK (to start
 //! from scratch when handed no simplex), and both use the simplex.
+//!
+//! # In A's frame
+//!
+//! GJK and EPA run with A at the identity and B placed by B's pose relative to A
+//! (`xf_ab`), as Box2D v3's `b2ShapeDistance` takes its `b2DistanceInput` (B's transform
+//! relative to A) and parry's `contact_support_map_support_map` takes `pos12`. In the world
+//! frame every support point would be rounded to an ulp of the pair's distance from the
+//! origin, and GJK's and EPA's tolerances (relative to the coordinates' magnitude, see
+//! [`GjkInput::scale`]) would grow with it: at 600 m from the origin GJK's progress
+//! tolerance alone was 0.6 mm, and a 0.58 mm overlap came out as a distance. In A's frame
+//! the magnitudes are the pair's own. Only the normal is turned back into the world, and
+//! the trace, which the lessons show in the world frame, is turned back step by step
+//! after the fact (so nothing is paid when no trace is asked for).
 
 use super::contact::Work;
 use super::epa::epa;
 use super::gjk::{gjk, GjkInput};
 use super::query::{PieceQuery, Recorder};
-use super::trace::Trace;
+use super::trace::{SupportPoint, Trace, TraceStep};
 use super::{NarrowConfig, PairPenetration};
 use crate::math::{Pose, Vec2};
 
 /// GJK and EPA on the pieces of `q` in A's frame: the normal (from A towards B) is in
-/// A's frame too (the fast polygon path, `polygon_polygon.rs`).
+/// A's frame too. The trace, if any, is left in A's frame.
 pub(crate) fn penetration_in_a(q: &PieceQuery, rec: &mut Recorder) -> PairPenetration {
     let input = GjkInput {
         a: q.a,
@@ -36,15 +49,72 @@ pub(crate) fn penetration_in_a(q: &PieceQuery, rec: &mut Recorder) -> PairPenetr
     penetration_local(&input, config, rec.work, rec.trace)
 }
 
-/// GJK, then EPA when the cores overlap, on the pieces of `q`, in the world frame.
+/// GJK, then EPA when the cores overlap, on the pieces of `q`: computed in A's frame
+/// ([`penetration_in_a`]), answered (normal and trace) in the world frame.
 pub(crate) fn penetration_gjk_epa(q: &PieceQuery, rec: &mut Recorder) -> PairPenetration {
-    let input = GjkInput {
-        a: q.a,
-        pose_a: q.pose_a,
-        b: q.b,
-        pose_b: q.pose_b,
-    };
-    penetration_local(&input, q.config, rec.work, rec.trace)
+    let first_step = rec.trace.as_ref().map_or(0, |t| t.steps.len());
+    let pen = penetration_in_a(q, rec);
+    if let Some(trace) = rec.trace.as_deref_mut() {
+        steps_to_world(trace, first_step, &q.pose_a);
+    }
+    PairPenetration {
+        normal: q.pose_a.apply_vector(pen.normal),
+        depth: pen.depth,
+    }
+}
+
+/// A support point recorded in A's frame, in the world (`pose_a` places A there). The
+/// point of A − B is recomputed from the two world points so that the lesson's picture
+/// (a − b) holds exactly.
+fn support_to_world(s: &SupportPoint, pose_a: &Pose) -> SupportPoint {
+    let (a, b) = (pose_a.apply_point(s.a), pose_a.apply_point(s.b));
+    SupportPoint {
+        point: a - b,
+        a,
+        b,
+        ..*s
+    }
+}
+
+fn supports_to_world(points: &mut [SupportPoint], pose_a: &Pose) {
+    for s in points {
+        *s = support_to_world(s, pose_a);
+    }
+}
+
+/// Turns the GJK and EPA steps recorded from `first` on from A's frame into the world.
+fn steps_to_world(trace: &mut Trace, first: usize, pose_a: &Pose) {
+    let rotate = |v: &mut Vec2| *v = pose_a.apply_vector(*v);
+    for step in trace.steps.iter_mut().skip(first) {
+        match step {
+            TraceStep::Gjk(g) => {
+                supports_to_world(&mut g.simplex, pose_a);
+                supports_to_world(&mut g.simplex_after, pose_a);
+                g.support = support_to_world(&g.support, pose_a);
+                rotate(&mut g.closest);
+                rotate(&mut g.direction);
+            }
+            TraceStep::GjkEnd(g) => {
+                supports_to_world(&mut g.simplex, pose_a);
+                g.point_a = pose_a.apply_point(g.point_a);
+                g.point_b = pose_a.apply_point(g.point_b);
+            }
+            TraceStep::EpaStart(e) => {
+                supports_to_world(&mut e.simplex, pose_a);
+                supports_to_world(&mut e.polytope, pose_a);
+            }
+            TraceStep::Epa(e) => {
+                supports_to_world(&mut e.polytope, pose_a);
+                e.support = support_to_world(&e.support, pose_a);
+                rotate(&mut e.normal);
+            }
+            TraceStep::EpaEnd(e) => {
+                supports_to_world(&mut e.polytope, pose_a);
+                rotate(&mut e.normal);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// GJK (and EPA when the cores overlap) on one pair of convex pieces, radii included.

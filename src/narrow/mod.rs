@@ -26,6 +26,9 @@
 //! Every test takes one input (`query.rs`: the shapes, their poses, B's pose relative
 //! to A computed once per pair, the scale and the configuration, like Box2D v3's
 //! `b2DistanceInput` and parry's `pos12`) and reports to one recorder (work and trace).
+//! SAT, GJK/EPA and the Voronoi regions work in A's frame with it, so the answers hold
+//! anywhere within the stated precision range ([`precision`]: coordinates up to 10⁴
+//! times a body's size).
 //!
 //! Touching is not intersecting: a depth at or below the touching tolerance (a few ulps
 //! of the coordinates, [`NarrowConfig::touch_tolerance`]) gives `intersect: false`, in
@@ -48,6 +51,7 @@ mod gjk_epa;
 mod minkowski;
 pub mod oracle;
 mod polygon_polygon;
+pub mod precision;
 mod query;
 mod sat;
 mod sat_nonconvex;

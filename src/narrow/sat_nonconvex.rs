@@ -84,11 +84,18 @@ pub(crate) fn collide_nonconvex_sat(q: &ShapeQuery, trace: &mut Option<&mut Trac
                     },
                     xf_ab: q.xf_ab,
                     scale,
+                    straddle: straddle_tolerance(q),
                     config,
                 };
                 sat_whole_outlines_pruned(&outlines, &mut work)
             } else {
-                sat_whole_outlines(&whole, a_nonconvex, trees, &mut Recorder { work: &mut work, trace })
+                let straddle = straddle_tolerance(q);
+                sat_whole_outlines(
+                    &whole,
+                    (a_nonconvex, straddle),
+                    trees,
+                    &mut Recorder { work: &mut work, trace },
+                )
             }
         }
     };
@@ -96,6 +103,17 @@ pub(crate) fn collide_nonconvex_sat(q: &ShapeQuery, trace: &mut Option<&mut Trac
         Some(pen) if config.is_penetrating(pen.depth, scale) => contact_from_pair(&whole, pen, work, trace),
         _ => Contact::separated(work),
     }
+}
+
+/// Step 7's tolerance (m): B straddles the line of an edge of A when it reaches beyond
+/// it by more than this on both sides. The test compares B's projection, computed in A's
+/// frame, with the edge, so its rounding is relative to the pair's own extent in A's
+/// frame (the larger size plus B's offset from A), not to the world coordinates that
+/// step 6's touching tolerance carries: with the latter, two identical non-convex bodies
+/// at the same pose 7 km out had no edge of A straddling B (a 2.3 mm notch within a
+/// 6.8 mm tolerance) and came out apart (`tests/precision.rs`).
+fn straddle_tolerance(q: &ShapeQuery) -> f32 {
+    q.config.touch_tolerance * (q.a.size().max(q.b.size()) + q.xf_ab.translation.abs().max_element())
 }
 
 /// The edge tree NonConvexSat projects through, if the policy wants it for this shape.
@@ -140,7 +158,7 @@ fn outline_center(view: &ConvexView) -> Vec2 {
 /// no edge of non-convex A touches B.
 fn sat_whole_outlines(
     q: &PieceQuery,
-    a_nonconvex: bool,
+    (a_nonconvex, touch): (bool, f32),
     (tree_a, tree_b): (Option<&EdgeTree>, Option<&EdgeTree>),
     rec: &mut Recorder,
 ) -> Option<PairPenetration> {
@@ -149,7 +167,6 @@ fn sat_whole_outlines(
     // et al.'s (2018) reuse of the relative transform, computed once per pair).
     let xf_ab = q.xf_ab;
     let (work, trace) = (&mut *rec.work, &mut *rec.trace);
-    let touch = config.touch_tolerance * scale;
     let (na, nb) = (a.vertices.len(), b.vertices.len());
     // A segment is a polygon of two vertices whose two edges are the same line; one of
     // them is enough (the other gives the same axis).
@@ -281,6 +298,8 @@ struct Outlines<'a> {
     /// B's pose in A's frame.
     xf_ab: Pose,
     scale: f32,
+    /// Step 7's tolerance (m): see [`straddle_tolerance`].
+    straddle: f32,
     config: &'a NarrowConfig,
 }
 
@@ -406,7 +425,7 @@ impl Outlines<'_> {
             return AxisVerdict::Separates;
         }
         if of_a && self.a_nonconvex {
-            let touch = self.config.touch_tolerance * self.scale;
+            let touch = self.straddle;
             let edge_value = local_start.dot(local_axis);
             work.edge_tests += 1;
             if !(ib.0 < edge_value - touch && ib.1 > edge_value + touch) {
@@ -487,7 +506,7 @@ fn sat_whole_outlines_pruned(o: &Outlines, work: &mut Work) -> Option<PairPenetr
 }
 
 fn pruned_loop(o: &Outlines, work: &mut Work, bounds: &mut Vec<f32>) -> Option<PairPenetration> {
-    let touch = o.config.touch_tolerance * o.scale;
+    let touch = o.straddle;
     let (edges_a, edges_b) = o.edge_counts();
     let m = edges_a + edges_b;
     let counts_always = |k: usize| k >= edges_a || !o.a_nonconvex;
