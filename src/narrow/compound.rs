@@ -14,7 +14,7 @@ use super::polygon_polygon;
 use super::query::{penetration_with_circle, PieceQuery, Recorder, ShapeQuery};
 use super::sat::penetration_sat;
 use super::trace::{Trace, TraceStep};
-use super::{contact_from_pair, PairPenetration};
+use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
 use crate::bounds::Aabb;
 use crate::geometry::{ConvexView, Shape};
 use crate::math::Pose;
@@ -45,41 +45,51 @@ fn test_pair(test: PairTest, q: &PieceQuery, rec: &mut Recorder) -> PairPenetrat
 }
 
 /// SatDecomposed and GjkEpa: every convex piece pair, culled by boxes, then combined.
-pub(crate) fn collide_compound(q: &ShapeQuery, test: PairTest, trace: &mut Option<&mut Trace>) -> Contact {
-    let (a, pose_a, b, pose_b, config) = (q.a, &q.pose_a, q.b, &q.pose_b, q.config);
+pub(crate) fn collide_compound(
+    (a, pose_a): (&Shape, &Pose),
+    (b, pose_b): (&Shape, &Pose),
+    test: PairTest,
+    config: &NarrowConfig,
+    trace: &mut Option<&mut Trace>,
+) -> Contact {
+    let scale = query_scale(a, pose_a, b, pose_b);
     let mut work = Work::default();
     let (na, nb) = (a.piece_count(), b.piece_count());
     if na == 1 && nb == 1 && trace.is_none() {
         // Two convex shapes: the same box test and pair test as the loop below, without
-        // its lists (the world asks this of every box pair of a pile, every step).
-        let pair = q.piece(0, 0);
-        if polygon_polygon::fits(&pair.a, &pair.b) {
-            // Two convex polygons: the same box test, pair test and clip, in A's
-            // frame (`polygon_polygon.rs`).
-            return polygon_polygon::collide_polygon_polygon(&pair, test);
-        }
+        // its lists (the world asks this of every box pair of a pile, every step). The
+        // box test comes before the query is built: B's pose relative to A is not needed
+        // for the many pairs of a pile whose boxes are apart.
+        let (va, vb) = (a.piece(0), b.piece(0));
         if config.cull_by_bounds {
             work.bv_tests += 1;
-            if !piece_aabb(&pair.a, pose_a).overlaps(&piece_aabb(&pair.b, pose_b)) {
+            if !piece_aabb(&va, pose_a).overlaps(&piece_aabb(&vb, pose_b)) {
                 return Contact::separated(work);
             }
         }
         work.piece_pairs_tested += 1;
         work.primitive_tests += 1;
+        let pair = PieceQuery::new(va, pose_a, vb, pose_b, scale, config);
+        if polygon_polygon::fits(&va, &vb) {
+            // Two convex polygons: the same pair test and clip, in A's frame
+            // (`polygon_polygon.rs`).
+            return polygon_polygon::collide_polygon_polygon(&pair, test, work);
+        }
         let pen = test_pair(test, &pair, &mut Recorder { work: &mut work, trace });
-        return if config.is_penetrating(pen.depth, q.scale) {
+        return if config.is_penetrating(pen.depth, scale) {
             contact_from_pair(&pair, pen, work, trace)
         } else {
             Contact::separated(work)
         };
     }
+    let q = ShapeQuery::new(a, pose_a, b, pose_b, scale, config);
     SCRATCH.with(|cell| {
         // A re-entrant call (never the case: nothing here calls back into the narrow
         // phase) would get fresh buffers rather than a panic.
         let mut fresh = CompoundScratch::default();
         let mut borrowed = cell.try_borrow_mut().ok();
         let scratch = borrowed.as_deref_mut().unwrap_or(&mut fresh);
-        let contact = collide_pieces(q, test, Recorder { work: &mut work, trace }, scratch);
+        let contact = collide_pieces(&q, test, Recorder { work: &mut work, trace }, scratch);
         scratch.release_if_huge();
         contact
     })

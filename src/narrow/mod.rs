@@ -291,13 +291,18 @@ pub fn collide(
         pieces_a: a.piece_count(),
         pieces_b: b.piece_count(),
     });
-    // B's pose relative to A is computed here, once per pair; every test works in A's
-    // frame with it (`query.rs`).
-    let q = query::ShapeQuery::new(a, pose_a, b, pose_b, query_scale(a, pose_a, b, pose_b), config);
+    // Each algorithm builds its query (`query.rs`: B's pose relative to A, once per
+    // pair); the decomposed ones after their box test, which most pairs of a pile fail.
+    let (shape_a, shape_b) = ((a, pose_a), (b, pose_b));
     let contact = match algorithm {
-        Algorithm::NonConvexSat => sat_nonconvex::collide_nonconvex_sat(&q, &mut trace),
-        Algorithm::SatDecomposed => compound::collide_compound(&q, compound::PairTest::Sat, &mut trace),
-        Algorithm::GjkEpa => compound::collide_compound(&q, compound::PairTest::GjkEpa, &mut trace),
+        Algorithm::NonConvexSat => {
+            let q = query::ShapeQuery::new(a, pose_a, b, pose_b, query_scale(a, pose_a, b, pose_b), config);
+            sat_nonconvex::collide_nonconvex_sat(&q, &mut trace)
+        }
+        Algorithm::SatDecomposed => {
+            compound::collide_compound(shape_a, shape_b, compound::PairTest::Sat, config, &mut trace)
+        }
+        Algorithm::GjkEpa => compound::collide_compound(shape_a, shape_b, compound::PairTest::GjkEpa, config, &mut trace),
     };
     trace::record(&mut trace, || trace::TraceStep::Result {
         intersect: contact.intersect,

@@ -402,20 +402,11 @@ fn world_box(view: &ConvexView, pose: &Pose) -> Aabb {
 }
 
 /// SatDecomposed's or GjkEpa's answer for the two single-piece convex polygons of `q`
-/// ([`fits`] must hold), without a trace: the general path's box test, pair test and
-/// clip, in A's frame.
-pub(crate) fn collide_polygon_polygon(q: &PieceQuery, test: PairTest) -> Contact {
-    let (a, pose_a, b, pose_b, xf_ab, scale, config) = (&q.a, &q.pose_a, &q.b, &q.pose_b, q.xf_ab, q.scale, q.config);
-    let mut work = Work::default();
-    if config.cull_by_bounds {
-        // The world boxes, as the general path tests them, so both cull the same pairs.
-        work.bv_tests += 1;
-        if !world_box(a, pose_a).overlaps(&world_box(b, pose_b)) {
-            return Contact::separated(work);
-        }
-    }
-    work.piece_pairs_tested += 1;
-    work.primitive_tests += 1;
+/// ([`fits`] must hold), without a trace: the general path's pair test and clip, in A's
+/// frame. The caller has done the box test and counted it, the piece pair and the
+/// primitive test in `work`.
+pub(crate) fn collide_polygon_polygon(q: &PieceQuery, test: PairTest, mut work: Work) -> Contact {
+    let (a, pose_a, b, xf_ab, scale, config) = (&q.a, &q.pose_a, &q.b, q.xf_ab, q.scale, q.config);
     with_buffer_for(b, |buffer| {
         let (pair, normal, depth) = match test {
             PairTest::Sat => {
