@@ -27,6 +27,9 @@ use crate::math::{Pose, Vec2};
 
 /// GJK and EPA on the pieces of `q` in A's frame: the normal (from A towards B) is in
 /// A's frame too. The trace, if any, is left in A's frame.
+// Inlined: the fast polygon path calls it for every GJK box pair of a pile, where the
+// call itself showed in callgrind (+0.04% of a pyramid_20 GjkEpa run).
+#[inline]
 pub(crate) fn penetration_in_a(q: &PieceQuery, rec: &mut Recorder) -> PairPenetration {
     let input = GjkInput {
         a: q.a,

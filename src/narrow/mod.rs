@@ -302,7 +302,9 @@ pub fn collide(
         Algorithm::SatDecomposed => {
             compound::collide_compound(shape_a, shape_b, compound::PairTest::Sat, config, &mut trace)
         }
-        Algorithm::GjkEpa => compound::collide_compound(shape_a, shape_b, compound::PairTest::GjkEpa, config, &mut trace),
+        Algorithm::GjkEpa => {
+            compound::collide_compound(shape_a, shape_b, compound::PairTest::GjkEpa, config, &mut trace)
+        }
     };
     trace::record(&mut trace, || trace::TraceStep::Result {
         intersect: contact.intersect,
