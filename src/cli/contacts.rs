@@ -96,6 +96,7 @@ impl PairResult {
 pub fn run(args: &ContactsArgs) -> Result<(), CliError> {
     let scene = scene::load(&args.scene)?;
     let algorithm = args.algorithm.unwrap_or(scene.def().settings.narrow_phase);
+    super::warn_scene_outside_precision_range("at its initial pose", &scene);
     let results = test_pairs(&scene, algorithm, &NarrowConfig::default(), args.exact);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {

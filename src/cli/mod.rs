@@ -147,3 +147,53 @@ where
 {
     PossibleValuesParser::new(names).try_map(|name| name.parse::<T>())
 }
+
+/// Prints to stderr, `when` (e.g. "at the start"), the bodies that lie outside the narrow
+/// phase's precision range (`narrow::precision`): their contacts may be wrong, and the
+/// user should hear so instead of reading a confident answer. At most three are named;
+/// the rest are counted. Returns how many there were.
+fn warn_outside_precision_range<'s>(
+    when: &str,
+    bodies: impl Iterator<
+        Item = (
+            usize,
+            Option<&'s str>,
+            &'s collision_lab::geometry::Shape,
+            collision_lab::math::Pose,
+        ),
+    >,
+) -> usize {
+    const NAMED: usize = 3;
+    let mut count = 0;
+    for (index, name, shape, pose) in bodies {
+        let Some(beyond) = collision_lab::narrow::precision::check_range(shape, &pose) else {
+            continue;
+        };
+        if count < NAMED {
+            let name = name.map(|n| format!(" (\"{n}\")")).unwrap_or_default();
+            eprintln!("warning: {when}, body {index}{name}: {beyond}");
+        }
+        count += 1;
+    }
+    if count > NAMED {
+        eprintln!(
+            "warning: {when}, {} more bodies lie outside the precision range",
+            count - NAMED
+        );
+    }
+    count
+}
+
+/// [`warn_outside_precision_range`] over a scene's bodies at their poses in the file.
+fn warn_scene_outside_precision_range(when: &str, scene: &collision_lab::scene::Scene) -> usize {
+    let shapes = scene.shapes();
+    warn_outside_precision_range(
+        when,
+        scene
+            .def()
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (i, b.name.as_deref(), &shapes[i], b.pose())),
+    )
+}

@@ -91,6 +91,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     };
     // The scene's rate was checked on loading (finite, 1..=1000 Hz), so dt is positive.
     let dt = 1.0 / settings_def.rate;
+    let outside_at_start = super::warn_scene_outside_precision_range("at the start", &scene);
     let mut summary = Summary::new(args.race.then_some(settings.narrow_phase));
     for _ in 0..args.steps {
         let report = world.step(dt);
@@ -102,6 +103,16 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         Some(path) => scene::save(path, &final_scene(&scene, &world, settings, !args.no_state)),
         None => Ok(()),
     };
+    if outside_at_start == 0 {
+        // Bodies can also fly out of the range during the run.
+        super::warn_outside_precision_range(
+            "at the end",
+            world
+                .bodies()
+                .iter()
+                .map(|(h, b)| (h.index as usize, b.name(), b.shape(), b.pose())),
+        );
+    }
     let mut result = RunJson::new(args, &summary, &world, scene.len(), settings_def.rate, dt);
     result.resumed_from_step = resumed_from;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

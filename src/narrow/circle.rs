@@ -8,16 +8,19 @@
 //! exact for non-convex polygons, where "the region" is the region of the closest
 //! feature of the whole outline.
 
+use super::query::PieceQuery;
 use super::trace::{record, Trace, TraceStep, VoronoiRegion, VoronoiStep};
 use super::PairPenetration;
 use crate::geometry::ConvexView;
-use crate::math::{cross, Pose, Vec2};
+use crate::math::{cross, Vec2};
 
-/// Circle A (radius `radius_a`, centred at `pose_a`'s origin) against circle B.
-pub(crate) fn penetration_circle_circle(radius_a: f32, pose_a: &Pose, radius_b: f32, pose_b: &Pose) -> PairPenetration {
-    let center_a = pose_a.translation;
-    let center_b = pose_b.translation;
-    let d = center_b - center_a;
+/// Circle A against circle B (each centred at its pose's origin, radii `q.a.radius` and
+/// `q.b.radius`). The world offset of the centres is exact for centres near each other
+/// (Sterbenz: the difference of two floats within a factor of two is exact), so it needs
+/// no trip into A's frame.
+pub(crate) fn penetration_circle_circle(q: &PieceQuery) -> PairPenetration {
+    let (radius_a, radius_b) = (q.a.radius, q.b.radius);
+    let d = q.pose_b.translation - q.pose_a.translation;
     let distance = d.length();
     // Coincident centres have no preferred direction; +y is an arbitrary but
     // deterministic choice (it pushes A down, out of B).
@@ -145,16 +148,12 @@ pub(crate) fn contains_point(vertices: &[Vec2], p: Vec2) -> bool {
     inside
 }
 
-/// Polygon or segment A against circle B, by the Voronoi region of B's centre.
-pub(crate) fn penetration_outline_circle(
-    outline_a: &ConvexView,
-    pose_a: &Pose,
-    radius_b: f32,
-    pose_b: &Pose,
-    piece: usize,
-    trace: &mut Option<&mut Trace>,
-) -> PairPenetration {
-    let local_center = pose_a.apply_inv_point(pose_b.translation);
+/// Polygon or segment A against circle B (radius `q.b.radius`), by the Voronoi region
+/// of B's centre in A's frame.
+pub(crate) fn penetration_outline_circle(q: &PieceQuery, trace: &mut Option<&mut Trace>) -> PairPenetration {
+    let (outline_a, pose_a, pose_b, radius_b, piece) = (&q.a, &q.pose_a, &q.pose_b, q.b.radius, q.pieces.0);
+    // B's centre in A's frame: `xf_ab`'s translation (`pose_a⁻¹` applied to B's origin).
+    let local_center = q.xf_ab.translation;
     let f = closest_feature(outline_a, local_center);
     record(trace, || {
         TraceStep::Voronoi(VoronoiStep {
@@ -176,6 +175,7 @@ pub(crate) fn penetration_outline_circle(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Pose;
 
     //  3 +-----+
     //    |     |     a 2x2 box around (1, 1)
@@ -228,14 +228,21 @@ mod tests {
 
     #[test]
     fn circle_overlapping_box_edge_has_the_edge_normal() {
-        let pen = penetration_outline_circle(
-            &view(),
+        let circle = ConvexView {
+            vertices: &[Vec2::ZERO],
+            normals: &[],
+            radius: 0.5,
+        };
+        let config = crate::narrow::NarrowConfig::default();
+        let q = PieceQuery::new(
+            view(),
             &Pose::IDENTITY,
-            0.5,
+            circle,
             &Pose::new(Vec2::new(2.3, 1.0), 0.0),
-            0,
-            &mut None,
+            1.0,
+            &config,
         );
+        let pen = penetration_outline_circle(&q, &mut None);
         assert_eq!(pen.normal, Vec2::X);
         assert!((pen.depth - 0.2).abs() < 1e-6);
     }

@@ -14,9 +14,10 @@
 //! answer refers to).
 
 use super::contact::{ContactId, ContactPoint, ContactPoints};
+use super::query::PieceQuery;
 use super::trace::{record, ClipStep, Owner, Trace, TraceStep};
 use crate::geometry::ConvexView;
-use crate::math::{Pose, Vec2};
+use crate::math::Vec2;
 
 /// Of the (up to) two edges beside the support vertex along `local_direction`, the one
 /// whose outward normal is most aligned with it: (edge index, alignment).
@@ -37,35 +38,26 @@ pub(crate) fn best_edge(view: &ConvexView, local_direction: Vec2) -> (usize, f32
 /// Contact points of two shapes that penetrate by `depth` along `world_normal` (unit,
 /// from A towards B). Circles (one vertex and a radius) give their deepest point;
 /// polygons and segments are clipped.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn contact_points(
-    a: &ConvexView,
-    pose_a: &Pose,
-    b: &ConvexView,
-    pose_b: &Pose,
+    q: &PieceQuery,
     world_normal: Vec2,
     depth: f32,
-    pieces: (usize, usize),
     trace: &mut Option<&mut Trace>,
 ) -> ContactPoints {
-    contact_points_within(a, pose_a, b, pose_b, world_normal, depth, pieces, 0.0, trace)
+    contact_points_within(q, world_normal, depth, 0.0, trace)
 }
 
 /// [`contact_points`], also keeping clipped points up to `max_separation` (m) above the
 /// reference face: the speculative points of shapes still apart (`speculative.rs`;
 /// `depth` is then minus the gap). With 0 it is the penetrating case.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn contact_points_within(
-    a: &ConvexView,
-    pose_a: &Pose,
-    b: &ConvexView,
-    pose_b: &Pose,
+    q: &PieceQuery,
     world_normal: Vec2,
     depth: f32,
-    pieces: (usize, usize),
     max_separation: f32,
     trace: &mut Option<&mut Trace>,
 ) -> ContactPoints {
+    let (a, pose_a, b, pose_b, pieces) = (&q.a, &q.pose_a, &q.b, &q.pose_b, q.pieces);
     let mut points = ContactPoints::EMPTY;
     let id = ContactId::new(pieces.0, pieces.1, false, 0, 0);
     if b.radius > 0.0 || b.normals.is_empty() {
@@ -219,6 +211,7 @@ pub(crate) fn clip_incident(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Pose;
 
     use super::super::test_rect as rect;
 
@@ -230,15 +223,12 @@ mod tests {
     fn box_on_ground_gets_two_points_at_its_corners() {
         let ground = rect(4.0, 1.0);
         let bx = rect(1.0, 1.0);
+        let config = crate::narrow::NarrowConfig::default();
         let pose_b = Pose::new(Vec2::new(0.0, 0.9), 0.0);
         let pts = contact_points(
-            &ground.piece(0),
-            &Pose::IDENTITY,
-            &bx.piece(0),
-            &pose_b,
+            &PieceQuery::new(ground.piece(0), &Pose::IDENTITY, bx.piece(0), &pose_b, 1.0, &config),
             Vec2::Y,
             0.1,
-            (0, 0),
             &mut None,
         );
         assert_eq!(pts.len(), 2);
@@ -254,16 +244,13 @@ mod tests {
     fn tilted_box_corner_gives_one_point() {
         let ground = rect(4.0, 1.0);
         let bx = rect(1.0, 1.0);
+        let config = crate::narrow::NarrowConfig::default();
         let half_diag = 0.5 * 2f32.sqrt();
         let pose_b = Pose::new(Vec2::new(0.0, 0.5 + half_diag - 0.05), std::f32::consts::FRAC_PI_4);
         let pts = contact_points(
-            &ground.piece(0),
-            &Pose::IDENTITY,
-            &bx.piece(0),
-            &pose_b,
+            &PieceQuery::new(ground.piece(0), &Pose::IDENTITY, bx.piece(0), &pose_b, 1.0, &config),
             Vec2::Y,
             0.05,
-            (0, 0),
             &mut None,
         );
         assert_eq!(pts.len(), 1);

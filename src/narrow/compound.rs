@@ -6,14 +6,14 @@
 //! the world asks this of every non-convex pair every step, and a step allocates nothing
 //! in steady state (`tests/allocations.rs`).
 
-use super::circle::{penetration_circle_circle, penetration_outline_circle};
 use super::combine::CombineScratch;
 use super::contact::{Contact, ContactPoint, Work};
-use super::gjk::{penetration_gjk_epa, GjkInput};
+use super::gjk_epa::penetration_gjk_epa;
 use super::minkowski::HullScratch;
 use super::polygon_polygon;
+use super::query::{penetration_with_circle, PieceQuery, Recorder, ShapeQuery};
 use super::sat::penetration_sat;
-use super::trace::{record, Trace, TraceStep};
+use super::trace::{Trace, TraceStep};
 use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
 use crate::bounds::Aabb;
 use crate::geometry::{ConvexView, Shape};
@@ -34,55 +34,20 @@ fn piece_aabb(view: &ConvexView, pose: &Pose) -> Aabb {
 }
 
 /// The exact test on one pair of convex pieces.
-#[allow(clippy::too_many_arguments)]
-fn test_pair(
-    test: PairTest,
-    a: &ConvexView,
-    pose_a: &Pose,
-    b: &ConvexView,
-    pose_b: &Pose,
-    pieces: (usize, usize),
-    scale: f32,
-    config: &NarrowConfig,
-    work: &mut Work,
-    trace: &mut Option<&mut Trace>,
-) -> PairPenetration {
+fn test_pair(test: PairTest, q: &PieceQuery, rec: &mut Recorder) -> PairPenetration {
     match test {
-        PairTest::GjkEpa => {
-            let input = GjkInput {
-                a: *a,
-                pose_a: *pose_a,
-                b: *b,
-                pose_b: *pose_b,
-            };
-            penetration_gjk_epa(&input, config, work, trace)
-        }
-        PairTest::Sat => {
-            let (circle_a, circle_b) = (a.normals.is_empty(), b.normals.is_empty());
-            match (circle_a, circle_b) {
-                (true, true) => penetration_circle_circle(a.radius, pose_a, b.radius, pose_b),
-                (false, true) => penetration_outline_circle(a, pose_a, b.radius, pose_b, pieces.0, trace),
-                (true, false) => {
-                    let p = penetration_outline_circle(b, pose_b, a.radius, pose_a, pieces.1, trace);
-                    PairPenetration {
-                        normal: -p.normal,
-                        depth: p.depth,
-                    }
-                }
-                (false, false) => {
-                    penetration_sat(a, pose_a, b, pose_b, pieces, config.separating_gap(scale), work, trace)
-                }
-            }
-        }
+        PairTest::GjkEpa => penetration_gjk_epa(q, rec),
+        PairTest::Sat => match penetration_with_circle(q, rec.trace) {
+            Some(pen) => pen,
+            None => penetration_sat(q, q.config.separating_gap(q.scale), rec),
+        },
     }
 }
 
 /// SatDecomposed and GjkEpa: every convex piece pair, culled by boxes, then combined.
 pub(crate) fn collide_compound(
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
+    (a, pose_a): (&Shape, &Pose),
+    (b, pose_b): (&Shape, &Pose),
     test: PairTest,
     config: &NarrowConfig,
     trace: &mut Option<&mut Trace>,
@@ -92,13 +57,10 @@ pub(crate) fn collide_compound(
     let (na, nb) = (a.piece_count(), b.piece_count());
     if na == 1 && nb == 1 && trace.is_none() {
         // Two convex shapes: the same box test and pair test as the loop below, without
-        // its lists (the world asks this of every box pair of a pile, every step).
+        // its lists (the world asks this of every box pair of a pile, every step). The
+        // box test comes before the query is built: B's pose relative to A is not needed
+        // for the many pairs of a pile whose boxes are apart.
         let (va, vb) = (a.piece(0), b.piece(0));
-        if polygon_polygon::fits(&va, &vb) {
-            // Two convex polygons: the same box test, pair test and clip, in A's
-            // frame (`polygon_polygon.rs`).
-            return polygon_polygon::collide_polygon_polygon(&va, pose_a, &vb, pose_b, test, scale, config);
-        }
         if config.cull_by_bounds {
             work.bv_tests += 1;
             if !piece_aabb(&va, pose_a).overlaps(&piece_aabb(&vb, pose_b)) {
@@ -107,20 +69,27 @@ pub(crate) fn collide_compound(
         }
         work.piece_pairs_tested += 1;
         work.primitive_tests += 1;
-        let pen = test_pair(test, &va, pose_a, &vb, pose_b, (0, 0), scale, config, &mut work, trace);
+        let pair = PieceQuery::new(va, pose_a, vb, pose_b, scale, config);
+        if polygon_polygon::fits(&va, &vb) {
+            // Two convex polygons: the same pair test and clip, in A's frame
+            // (`polygon_polygon.rs`).
+            return polygon_polygon::collide_polygon_polygon(&pair, test, work);
+        }
+        let pen = test_pair(test, &pair, &mut Recorder { work: &mut work, trace });
         return if config.is_penetrating(pen.depth, scale) {
-            contact_from_pair(&va, pose_a, &vb, pose_b, pen, (0, 0), work, trace)
+            contact_from_pair(&pair, pen, work, trace)
         } else {
             Contact::separated(work)
         };
     }
+    let q = ShapeQuery::new(a, pose_a, b, pose_b, scale, config);
     SCRATCH.with(|cell| {
         // A re-entrant call (never the case: nothing here calls back into the narrow
         // phase) would get fresh buffers rather than a panic.
         let mut fresh = CompoundScratch::default();
         let mut borrowed = cell.try_borrow_mut().ok();
         let scratch = borrowed.as_deref_mut().unwrap_or(&mut fresh);
-        let contact = collide_pieces(a, pose_a, b, pose_b, test, config, trace, scale, work, scratch);
+        let contact = collide_pieces(&q, test, Recorder { work: &mut work, trace }, scratch);
         scratch.release_if_huge();
         contact
     })
@@ -162,33 +131,12 @@ thread_local! {
 }
 
 /// The piece-pair loop of [`collide_compound`] for shapes with several pieces.
-#[allow(clippy::too_many_arguments)]
-fn collide_pieces(
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    test: PairTest,
-    config: &NarrowConfig,
-    trace: &mut Option<&mut Trace>,
-    scale: f32,
-    mut work: Work,
-    scratch: &mut CompoundScratch,
-) -> Contact {
+fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &mut CompoundScratch) -> Contact {
+    let (a, pose_a, b, pose_b, config) = (q.a, &q.pose_a, q.b, &q.pose_b, q.config);
     let (na, nb) = (a.piece_count(), b.piece_count());
     scratch.hits.clear();
     scratch.apart.clear();
-    let from_trees = piece_tree_candidates(
-        a,
-        pose_a,
-        b,
-        pose_b,
-        scale,
-        config,
-        trace,
-        &mut work,
-        &mut scratch.found,
-    );
+    let from_trees = piece_tree_candidates(q, rec.tracing(), rec.work, &mut scratch.found);
     // The combine step scans the untested pairs through the trees only for many
     // pieces; below that, every piece's world box is cheaper to build and scan.
     let rings_from_trees = from_trees && na + nb >= RING_TREE_MIN_PIECES;
@@ -207,10 +155,10 @@ fn collide_pieces(
     for k in 0..pair_count {
         let (i, j) = if from_trees { scratch.found[k] } else { (k / nb, k % nb) };
         if config.cull_by_bounds {
-            work.bv_tests += 1;
+            rec.work.bv_tests += 1;
             // The tree's candidates passed this world-box test when they were found.
             let overlap = rings_from_trees || scratch.boxes_a[i].overlaps(&scratch.boxes_b[j]);
-            record(trace, || TraceStep::BoundsTest {
+            rec.record(|| TraceStep::BoundsTest {
                 piece_a: i,
                 piece_b: j,
                 overlap,
@@ -219,24 +167,22 @@ fn collide_pieces(
                 continue;
             }
         }
-        work.piece_pairs_tested += 1;
-        work.primitive_tests += 1;
-        record(trace, || TraceStep::PiecePair { piece_a: i, piece_b: j });
-        let (va, vb) = (a.piece(i), b.piece(j));
-        let pen = test_pair(test, &va, pose_a, &vb, pose_b, (i, j), scale, config, &mut work, trace);
-        if config.is_penetrating(pen.depth, scale) {
+        rec.work.piece_pairs_tested += 1;
+        rec.work.primitive_tests += 1;
+        rec.record(|| TraceStep::PiecePair { piece_a: i, piece_b: j });
+        let pen = test_pair(test, &q.piece(i, j), &mut rec);
+        if config.is_penetrating(pen.depth, q.scale) {
             scratch.hits.push((i, j, pen));
         } else {
             scratch.apart.push((i as u32, j as u32, -pen.depth));
         }
     }
+    let work = *rec.work;
     match scratch.hits.as_slice() {
         [] => Contact::separated(work),
         // Two convex bodies: the pair's answer is exact.
-        &[(i, j, pen)] if na == 1 && nb == 1 => {
-            contact_from_pair(&a.piece(i), pose_a, &b.piece(j), pose_b, pen, (i, j), work, trace)
-        }
-        _ => super::combine::combine(a, pose_a, b, pose_b, scale, config, work, trace, scratch),
+        &[(i, j, pen)] if na == 1 && nb == 1 => contact_from_pair(&q.piece(i, j), pen, work, rec.trace),
+        _ => super::combine::combine(q, work, rec.trace, scratch),
     }
 }
 
@@ -271,18 +217,8 @@ pub const PIECE_TREE_MIN_PAIRS: usize = 64;
 /// same order. Only the work differs: fewer box tests, and sometimes fewer pair tests.
 /// The world boxes are built only for the candidates, so a query costs nothing per
 /// piece far from the other shape.
-#[allow(clippy::too_many_arguments)]
-fn piece_tree_candidates(
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    scale: f32,
-    config: &NarrowConfig,
-    trace: &Option<&mut Trace>,
-    work: &mut Work,
-    found: &mut Vec<(usize, usize)>,
-) -> bool {
+fn piece_tree_candidates(q: &ShapeQuery, tracing: bool, work: &mut Work, found: &mut Vec<(usize, usize)>) -> bool {
+    let (a, pose_a, b, pose_b, config) = (q.a, &q.pose_a, q.b, &q.pose_b, q.config);
     found.clear();
     let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else {
         return false;
@@ -293,10 +229,10 @@ fn piece_tree_candidates(
         super::EdgeTreePolicy::Never => false,
         super::EdgeTreePolicy::Auto { .. } => pairs >= PIECE_TREE_MIN_PAIRS,
     };
-    if !wanted || trace.is_some() || !config.cull_by_bounds {
+    if !wanted || tracing || !config.cull_by_bounds {
         return false;
     }
-    let margin = config.touch_tolerance * scale;
+    let margin = config.touch_tolerance * q.scale;
     work.bv_tests += pa
         .piece_tree()
         .for_each_overlapping_pair(pose_a, pb.piece_tree(), pose_b, margin, |i, j| {

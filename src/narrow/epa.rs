@@ -50,8 +50,8 @@
 //! ulp" depending on how the pose rounded.
 
 use super::contact::Work;
-use super::gjk::{gjk, GjkInput, Simplex};
-use super::simplex::EMPTY_SUPPORT;
+use super::gjk::{gjk, GjkInput};
+use super::simplex::{Simplex, EMPTY_SUPPORT};
 use super::trace::{self, EpaEnd, EpaStartStep, EpaStep, EpaTermination, SupportPoint, Trace, TraceStep};
 use super::NarrowConfig;
 use crate::math::{cross, right_perp, Vec2};

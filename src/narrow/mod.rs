@@ -23,6 +23,13 @@
 //! gives the exact answer for any pair (circles too) and judges an algorithm's answer by
 //! it (what the sandbox flags live and race mode counts).
 //!
+//! Every test takes one input (`query.rs`: the shapes, their poses, B's pose relative
+//! to A computed once per pair, the scale and the configuration, like Box2D v3's
+//! `b2DistanceInput` and parry's `pos12`) and reports to one recorder (work and trace).
+//! SAT, GJK/EPA and the Voronoi regions work in A's frame with it, so the answers hold
+//! anywhere within the stated precision range ([`precision`]: coordinates up to 10⁴
+//! times a body's size).
+//!
 //! Touching is not intersecting: a depth at or below the touching tolerance (a few ulps
 //! of the coordinates, [`NarrowConfig::touch_tolerance`]) gives `intersect: false`, in
 //! all three algorithms alike.
@@ -40,9 +47,12 @@ mod epa;
 pub mod exact;
 pub mod exact_distance;
 mod gjk;
+mod gjk_epa;
 mod minkowski;
 pub mod oracle;
 mod polygon_polygon;
+pub mod precision;
+mod query;
 mod sat;
 mod sat_nonconvex;
 mod simplex;
@@ -51,8 +61,9 @@ pub mod trace;
 
 pub use contact::{Contact, ContactId, ContactPoint, ContactPoints, Work};
 pub use epa::{epa, EpaOutput};
-pub use gjk::{gjk, GjkInput, GjkOutput, Simplex};
+pub use gjk::{gjk, GjkInput, GjkOutput};
 pub use minkowski::{minkowski_difference_hull, minkowski_difference_hull_sourced};
+pub use simplex::Simplex;
 pub use speculative::{speculative_points, SpeculativePoints, MAX_SPECULATIVE_POINTS};
 pub use trace::Trace;
 
@@ -241,6 +252,17 @@ pub(crate) struct PairPenetration {
     pub depth: f32,
 }
 
+impl PairPenetration {
+    /// The answer for the pair swapped (B, A): the same depth along the opposite normal.
+    #[inline]
+    pub fn flipped(self) -> PairPenetration {
+        PairPenetration {
+            normal: -self.normal,
+            depth: self.depth,
+        }
+    }
+}
+
 /// The scale tolerances are measured against: the shapes' sizes plus how far from the
 /// origin they sit (f32 rounding grows with the coordinates' magnitude).
 pub(crate) fn query_scale(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> f32 {
@@ -269,13 +291,19 @@ pub fn collide(
         pieces_a: a.piece_count(),
         pieces_b: b.piece_count(),
     });
+    // Each algorithm builds its query (`query.rs`: B's pose relative to A, once per
+    // pair); the decomposed ones after their box test, which most pairs of a pile fail.
+    let (shape_a, shape_b) = ((a, pose_a), (b, pose_b));
     let contact = match algorithm {
-        Algorithm::NonConvexSat => sat_nonconvex::collide_nonconvex_sat(a, pose_a, b, pose_b, config, &mut trace),
+        Algorithm::NonConvexSat => {
+            let q = query::ShapeQuery::new(a, pose_a, b, pose_b, query_scale(a, pose_a, b, pose_b), config);
+            sat_nonconvex::collide_nonconvex_sat(&q, &mut trace)
+        }
         Algorithm::SatDecomposed => {
-            compound::collide_compound(a, pose_a, b, pose_b, compound::PairTest::Sat, config, &mut trace)
+            compound::collide_compound(shape_a, shape_b, compound::PairTest::Sat, config, &mut trace)
         }
         Algorithm::GjkEpa => {
-            compound::collide_compound(a, pose_a, b, pose_b, compound::PairTest::GjkEpa, config, &mut trace)
+            compound::collide_compound(shape_a, shape_b, compound::PairTest::GjkEpa, config, &mut trace)
         }
     };
     trace::record(&mut trace, || trace::TraceStep::Result {
@@ -289,18 +317,13 @@ pub fn collide(
 
 /// The contact of a single shape (or piece) pair whose penetration is known: contact
 /// points by clipping (or a circle's deepest point).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn contact_from_pair(
-    a: &crate::geometry::ConvexView,
-    pose_a: &Pose,
-    b: &crate::geometry::ConvexView,
-    pose_b: &Pose,
+    q: &query::PieceQuery,
     pen: PairPenetration,
-    pieces: (usize, usize),
     work: Work,
     trace: &mut Option<&mut Trace>,
 ) -> Contact {
-    let points = clip::contact_points(a, pose_a, b, pose_b, pen.normal, pen.depth, pieces, trace);
+    let points = clip::contact_points(q, pen.normal, pen.depth, trace);
     Contact::penetrating(pen.normal, pen.depth, points, work)
 }
 

@@ -36,10 +36,10 @@
 use super::clip::{best_edge, clip_incident, ClipEdges};
 use super::compound::PairTest;
 use super::contact::{Contact, ContactPoints, Work};
-use super::gjk::{penetration_gjk_epa, GjkInput};
+use super::gjk_epa::penetration_in_a;
+use super::query::{PieceQuery, Recorder};
 use super::sat::{interval_gap, project_interval};
 use super::speculative::SpeculativePoints;
-use super::NarrowConfig;
 use crate::bounds::Aabb;
 use crate::geometry::ConvexView;
 use crate::math::{Pose, Rot, Vec2};
@@ -335,40 +335,6 @@ fn sat_two_sided_in_a(pair: &PairInA, stop_at: f32, work: &mut Work) -> (Vec2, f
     (best_axis, -best_gap)
 }
 
-/// GJK, then EPA when the cores overlap, in A's frame: A at the identity, B placed by
-/// `xf_ab`. B's vertices are not turned in advance: GJK's support mapping turns each
-/// direction into B's frame and only the support vertex back, which for GJK's few calls
-/// costs less than turning every vertex. Returns the normal in A's frame and the depth.
-fn gjk_epa_in_a(
-    a: &ConvexView,
-    b: &ConvexView,
-    xf_ab: &Pose,
-    pose_a: &Pose,
-    config: &NarrowConfig,
-    work: &mut Work,
-) -> (Vec2, f32) {
-    let input = GjkInput {
-        a: *a,
-        pose_a: Pose::IDENTITY,
-        b: *b,
-        pose_b: *xf_ab,
-    };
-    // A configured first search direction is given in the world frame.
-    let local_config;
-    let config = match config.gjk_initial_direction {
-        Some(world_direction) => {
-            local_config = NarrowConfig {
-                gjk_initial_direction: Some(pose_a.apply_inv_vector(world_direction)),
-                ..*config
-            };
-            &local_config
-        }
-        None => config,
-    };
-    let pen = penetration_gjk_epa(&input, config, work, &mut None);
-    (pen.normal, pen.depth)
-}
-
 /// Contact points in A's frame for a normal (A's frame, from A towards B) and depth:
 /// the same choice of edges as `clip::contact_points_within`, on the same clipping code.
 fn clip_in_a(pair: &PairInA, normal: Vec2, depth: f32, max_separation: f32) -> ContactPoints {
@@ -435,29 +401,12 @@ fn world_box(view: &ConvexView, pose: &Pose) -> Aabb {
     Aabb::from_points_posed(view.vertices, pose)
 }
 
-/// SatDecomposed's or GjkEpa's answer for two single-piece convex polygons `a` and `b`
-/// (posed by `pose_a`, `pose_b`; [`fits`] must hold), without a trace: the general
-/// path's box test, pair test and clip, in A's frame. `scale` is `query_scale`'s.
-pub(crate) fn collide_polygon_polygon(
-    a: &ConvexView,
-    pose_a: &Pose,
-    b: &ConvexView,
-    pose_b: &Pose,
-    test: PairTest,
-    scale: f32,
-    config: &NarrowConfig,
-) -> Contact {
-    let mut work = Work::default();
-    if config.cull_by_bounds {
-        // The world boxes, as the general path tests them, so both cull the same pairs.
-        work.bv_tests += 1;
-        if !world_box(a, pose_a).overlaps(&world_box(b, pose_b)) {
-            return Contact::separated(work);
-        }
-    }
-    work.piece_pairs_tested += 1;
-    work.primitive_tests += 1;
-    let xf_ab = pose_a.inv_mul(pose_b);
+/// SatDecomposed's or GjkEpa's answer for the two single-piece convex polygons of `q`
+/// ([`fits`] must hold), without a trace: the general path's pair test and clip, in A's
+/// frame. The caller has done the box test and counted it, the piece pair and the
+/// primitive test in `work`.
+pub(crate) fn collide_polygon_polygon(q: &PieceQuery, test: PairTest, mut work: Work) -> Contact {
+    let (a, pose_a, b, xf_ab, scale, config) = (&q.a, &q.pose_a, &q.b, q.xf_ab, q.scale, q.config);
     with_buffer_for(b, |buffer| {
         let (pair, normal, depth) = match test {
             PairTest::Sat => {
@@ -466,7 +415,17 @@ pub(crate) fn collide_polygon_polygon(
                 (pair, normal, depth)
             }
             PairTest::GjkEpa => {
-                let (normal, depth) = gjk_epa_in_a(a, b, &xf_ab, pose_a, config, &mut work);
+                // B's vertices are not turned in advance: GJK's support mapping turns
+                // each direction into B's frame and only the support vertex back, which
+                // for GJK's few calls costs less than turning every vertex.
+                let pen = penetration_in_a(
+                    q,
+                    &mut Recorder {
+                        work: &mut work,
+                        trace: &mut None,
+                    },
+                );
+                let (normal, depth) = (pen.normal, pen.depth);
                 if !config.is_penetrating(depth, scale) {
                     return Contact::separated(work);
                 }

@@ -11,11 +11,10 @@
 //! A's local frame; B's vertices are projected by turning the *axis* into B's frame
 //! (one rotation per axis) instead of turning B's vertices into A's frame.
 
-use super::contact::Work;
-use super::trace::{record, AxisSource, Owner, SatAxisStep, Trace, TraceStep};
+use super::query::{PieceQuery, Recorder};
+use super::trace::{AxisSource, Owner, SatAxisStep, TraceStep};
 use super::PairPenetration;
-use crate::geometry::ConvexView;
-use crate::math::{Pose, Vec2};
+use crate::math::Vec2;
 
 /// Interval of `view`'s vertices projected on `axis` (both in the view's local frame).
 #[inline]
@@ -61,20 +60,11 @@ pub(crate) fn interval_gap(a: (f32, f32), b: (f32, f32)) -> f32 {
 /// normal from A towards B with its depth (positive: overlap; otherwise the largest gap,
 /// the test having stopped at the first separating axis).
 ///
-/// `pieces` are the piece indices recorded in the trace; `stop_at` is the gap above
-/// which an axis counts as separating (the touching tolerance).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn penetration_sat(
-    a: &ConvexView,
-    pose_a: &Pose,
-    b: &ConvexView,
-    pose_b: &Pose,
-    pieces: (usize, usize),
-    stop_at: f32,
-    work: &mut Work,
-    trace: &mut Option<&mut Trace>,
-) -> PairPenetration {
-    let xf_ab = pose_a.inv_mul(pose_b);
+/// The piece indices recorded in the trace come from `q.pieces`; `stop_at` is the gap
+/// above which an axis counts as separating (the touching tolerance, or the speculative
+/// margin).
+pub(crate) fn penetration_sat(q: &PieceQuery, stop_at: f32, rec: &mut Recorder) -> PairPenetration {
+    let (a, b, pose_a, xf_ab, pieces) = (&q.a, &q.b, &q.pose_a, q.xf_ab, q.pieces);
     let total = a.normals.len() + b.normals.len();
     // Best axis so far, in A's frame, oriented from A towards B.
     let mut best_gap = f32::NEG_INFINITY;
@@ -93,8 +83,8 @@ pub(crate) fn penetration_sat(
             let ib = project_interval(b.vertices, axis_in_b);
             let ib = (ib.0 + offset_b, ib.1 + offset_b);
             let gap = interval_gap(ia, ib);
-            work.axes_tested += 1;
-            work.vertices_scanned += (a.vertices.len() + b.vertices.len()) as u32;
+            rec.work.axes_tested += 1;
+            rec.work.vertices_scanned += (a.vertices.len() + b.vertices.len()) as u32;
             let new_minimum = gap > best_gap;
             if new_minimum {
                 best_gap = gap;
@@ -106,7 +96,7 @@ pub(crate) fn penetration_sat(
                     -local_axis
                 };
             }
-            record(trace, || {
+            rec.record(|| {
                 let world_axis = pose_a.apply_vector(local_axis);
                 let shift = pose_a.translation.dot(world_axis);
                 TraceStep::SatAxis(SatAxisStep {
@@ -144,6 +134,10 @@ pub(crate) fn penetration_sat(
 mod tests {
     use super::*;
     use crate::geometry::{Polygon, Shape};
+    use crate::math::Pose;
+    use crate::narrow::contact::Work;
+    use crate::narrow::trace::Trace;
+    use crate::narrow::NarrowConfig;
 
     fn unit_square() -> Shape {
         Shape::Polygon(
@@ -161,14 +155,19 @@ mod tests {
     fn squares_offset_by_0_6_overlap_0_4_along_x() {
         let s = unit_square();
         let pen = penetration_sat(
-            &s.piece(0),
-            &Pose::IDENTITY,
-            &s.piece(0),
-            &Pose::new(Vec2::new(0.6, 0.1), 0.0),
-            (0, 0),
+            &PieceQuery::new(
+                s.piece(0),
+                &Pose::IDENTITY,
+                s.piece(0),
+                &Pose::new(Vec2::new(0.6, 0.1), 0.0),
+                1.0,
+                &NarrowConfig::default(),
+            ),
             0.0,
-            &mut Work::default(),
-            &mut None,
+            &mut Recorder {
+                work: &mut Work::default(),
+                trace: &mut None,
+            },
         );
         assert!((pen.depth - 0.4).abs() < 1e-6);
         assert!((pen.normal - Vec2::X).length() < 1e-6);
@@ -179,14 +178,19 @@ mod tests {
         let s = unit_square();
         let mut work = Work::default();
         let pen = penetration_sat(
-            &s.piece(0),
-            &Pose::IDENTITY,
-            &s.piece(0),
-            &Pose::new(Vec2::new(0.0, 3.0), 0.3),
-            (0, 0),
+            &PieceQuery::new(
+                s.piece(0),
+                &Pose::IDENTITY,
+                s.piece(0),
+                &Pose::new(Vec2::new(0.0, 3.0), 0.3),
+                1.0,
+                &NarrowConfig::default(),
+            ),
             0.0,
-            &mut work,
-            &mut None,
+            &mut Recorder {
+                work: &mut work,
+                trace: &mut None,
+            },
         );
         assert!(pen.depth < 0.0);
         assert!(work.axes_tested < 8);
@@ -197,14 +201,19 @@ mod tests {
         let s = unit_square();
         let mut trace = Trace::new();
         penetration_sat(
-            &s.piece(0),
-            &Pose::new(Vec2::new(10.0, 0.0), 0.0),
-            &s.piece(0),
-            &Pose::new(Vec2::new(10.6, 0.1), 0.0),
-            (0, 0),
+            &PieceQuery::new(
+                s.piece(0),
+                &Pose::new(Vec2::new(10.0, 0.0), 0.0),
+                s.piece(0),
+                &Pose::new(Vec2::new(10.6, 0.1), 0.0),
+                1.0,
+                &NarrowConfig::default(),
+            ),
             0.0,
-            &mut Work::default(),
-            &mut Some(&mut trace),
+            &mut Recorder {
+                work: &mut Work::default(),
+                trace: &mut Some(&mut trace),
+            },
         );
         assert_eq!(trace.steps.len(), 8);
         let TraceStep::SatAxis(first) = &trace.steps[0] else {

@@ -37,44 +37,28 @@
 //! Circles have no edges; with a circle involved the whole-outline Voronoi test of
 //! `circle.rs` (Ren and Xie 2011) answers instead.
 
-use super::circle::{penetration_circle_circle, penetration_outline_circle};
 use super::contact::{Contact, Work};
+use super::query::{penetration_with_circle, PieceQuery, Recorder, ShapeQuery};
 use super::sat::{interval_gap, project_interval};
 use super::trace::{record, AxisSource, EdgeTestStep, Owner, SatAxisStep, Trace, TraceStep};
 use super::EdgeTreePolicy;
-use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
+use super::{contact_from_pair, NarrowConfig, PairPenetration};
 use crate::bounds::Aabb;
 use crate::geometry::{mass::polygon_centroid, ConvexView, EdgeTree, Shape, SupportRing};
 use crate::math::{Pose, Vec2};
 
 /// Fayzrakhmanov et al.'s (2015) algorithm (circles by Voronoi regions). See the module docs.
-pub(crate) fn collide_nonconvex_sat(
-    a: &Shape,
-    pose_a: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    config: &NarrowConfig,
-    trace: &mut Option<&mut Trace>,
-) -> Contact {
-    let scale = query_scale(a, pose_a, b, pose_b);
+pub(crate) fn collide_nonconvex_sat(q: &ShapeQuery, trace: &mut Option<&mut Trace>) -> Contact {
+    let (a, pose_a, b, pose_b, scale, config) = (q.a, &q.pose_a, q.b, &q.pose_b, q.scale, q.config);
     let mut work = Work {
         primitive_tests: 1,
         ..Work::default()
     };
-    let (va, vb) = (a.whole(), b.whole());
-    let pen = match (a, b) {
-        (Shape::Circle(ca), Shape::Circle(cb)) => {
-            Some(penetration_circle_circle(ca.radius(), pose_a, cb.radius(), pose_b))
-        }
-        (_, Shape::Circle(cb)) => Some(penetration_outline_circle(&va, pose_a, cb.radius(), pose_b, 0, trace)),
-        (Shape::Circle(ca), _) => {
-            let p = penetration_outline_circle(&vb, pose_b, ca.radius(), pose_a, 0, trace);
-            Some(PairPenetration {
-                normal: -p.normal,
-                depth: p.depth,
-            })
-        }
-        _ => {
+    let whole = q.whole();
+    let (va, vb) = (whole.a, whole.b);
+    let pen = match penetration_with_circle(&whole, trace) {
+        Some(pen) => Some(pen),
+        None => {
             let a_nonconvex = matches!(a, Shape::Polygon(p) if !p.is_convex());
             let trees = (edge_tree_of(a, config), edge_tree_of(b, config));
             let pruned = trace.is_none()
@@ -98,33 +82,38 @@ pub(crate) fn collide_nonconvex_sat(
                         Shape::Polygon(p) => p.local_aabb(),
                         _ => Aabb::from_points(vb.vertices),
                     },
-                    xf_ab: pose_a.inv_mul(pose_b),
+                    xf_ab: q.xf_ab,
                     scale,
+                    straddle: straddle_tolerance(q),
                     config,
                 };
                 sat_whole_outlines_pruned(&outlines, &mut work)
             } else {
+                let straddle = straddle_tolerance(q);
                 sat_whole_outlines(
-                    &va,
-                    pose_a,
-                    a_nonconvex,
-                    &vb,
-                    pose_b,
+                    &whole,
+                    (a_nonconvex, straddle),
                     trees,
-                    scale,
-                    config,
-                    &mut work,
-                    trace,
+                    &mut Recorder { work: &mut work, trace },
                 )
             }
         }
     };
     match pen {
-        Some(pen) if config.is_penetrating(pen.depth, scale) => {
-            contact_from_pair(&va, pose_a, &vb, pose_b, pen, (0, 0), work, trace)
-        }
+        Some(pen) if config.is_penetrating(pen.depth, scale) => contact_from_pair(&whole, pen, work, trace),
         _ => Contact::separated(work),
     }
+}
+
+/// Step 7's tolerance (m): B straddles the line of an edge of A when it reaches beyond
+/// it by more than this on both sides. The test compares B's projection, computed in A's
+/// frame, with the edge, so its rounding is relative to the pair's own extent in A's
+/// frame (the larger size plus B's offset from A), not to the world coordinates that
+/// step 6's touching tolerance carries: with the latter, two identical non-convex bodies
+/// at the same pose 7 km out had no edge of A straddling B (a 2.3 mm notch within a
+/// 6.8 mm tolerance) and came out apart (`tests/precision.rs`).
+fn straddle_tolerance(q: &ShapeQuery) -> f32 {
+    q.config.touch_tolerance * (q.a.size().max(q.b.size()) + q.xf_ab.translation.abs().max_element())
 }
 
 /// The edge tree NonConvexSat projects through, if the policy wants it for this shape.
@@ -167,23 +156,17 @@ fn outline_center(view: &ConvexView) -> Vec2 {
 
 /// Steps 1–10 on two outlines. `None` when an axis separates them or step 7 finds that
 /// no edge of non-convex A touches B.
-#[allow(clippy::too_many_arguments)]
 fn sat_whole_outlines(
-    a: &ConvexView,
-    pose_a: &Pose,
-    a_nonconvex: bool,
-    b: &ConvexView,
-    pose_b: &Pose,
+    q: &PieceQuery,
+    (a_nonconvex, touch): (bool, f32),
     (tree_a, tree_b): (Option<&EdgeTree>, Option<&EdgeTree>),
-    scale: f32,
-    config: &NarrowConfig,
-    work: &mut Work,
-    trace: &mut Option<&mut Trace>,
+    rec: &mut Recorder,
 ) -> Option<PairPenetration> {
-    // Everything in A's frame; B is projected by turning each axis into B's frame (seed
-    // 002's reuse of the relative transform).
-    let xf_ab = pose_a.inv_mul(pose_b);
-    let touch = config.touch_tolerance * scale;
+    let (a, pose_a, b, pose_b, scale, config) = (&q.a, &q.pose_a, &q.b, &q.pose_b, q.scale, q.config);
+    // Everything in A's frame; B is projected by turning each axis into B's frame (Liu
+    // et al.'s (2018) reuse of the relative transform, computed once per pair).
+    let xf_ab = q.xf_ab;
+    let (work, trace) = (&mut *rec.work, &mut *rec.trace);
     let (na, nb) = (a.vertices.len(), b.vertices.len());
     // A segment is a polygon of two vertices whose two edges are the same line; one of
     // them is enough (the other gives the same axis).
@@ -315,6 +298,8 @@ struct Outlines<'a> {
     /// B's pose in A's frame.
     xf_ab: Pose,
     scale: f32,
+    /// Step 7's tolerance (m): see [`straddle_tolerance`].
+    straddle: f32,
     config: &'a NarrowConfig,
 }
 
@@ -440,7 +425,7 @@ impl Outlines<'_> {
             return AxisVerdict::Separates;
         }
         if of_a && self.a_nonconvex {
-            let touch = self.config.touch_tolerance * self.scale;
+            let touch = self.straddle;
             let edge_value = local_start.dot(local_axis);
             work.edge_tests += 1;
             if !(ib.0 < edge_value - touch && ib.1 > edge_value + touch) {
@@ -521,7 +506,7 @@ fn sat_whole_outlines_pruned(o: &Outlines, work: &mut Work) -> Option<PairPenetr
 }
 
 fn pruned_loop(o: &Outlines, work: &mut Work, bounds: &mut Vec<f32>) -> Option<PairPenetration> {
-    let touch = o.config.touch_tolerance * o.scale;
+    let touch = o.straddle;
     let (edges_a, edges_b) = o.edge_counts();
     let m = edges_a + edges_b;
     let counts_always = |k: usize| k >= edges_a || !o.a_nonconvex;

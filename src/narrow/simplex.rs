@@ -3,9 +3,9 @@
 //! (Ericson, *Real-Time Collision Detection*, 9.5; the same sub-problem as Box2D's
 //! `b2SolveSimplex2/3`), with the barycentric weights that give the witness points on
 //! A and B. Kept apart from the GJK loop in `gjk.rs`, which only asks it to add a point,
-//! solve, and report.
+//! solve, and report; [`Simplex`], GJK's final simplex that EPA starts from, lives here
+//! too, so that `gjk.rs` and `epa.rs` both depend on this file and not on each other.
 
-use super::gjk::Simplex;
 use super::trace::SupportPoint;
 use crate::math::{cross, Vec2};
 
@@ -17,6 +17,44 @@ pub(super) const EMPTY_SUPPORT: SupportPoint = SupportPoint {
     index_a: 0,
     index_b: 0,
 };
+
+/// Up to three support points.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Simplex {
+    /// Vertices; the used ones come first, the rest are `None`.
+    pub points: [Option<SupportPoint>; 3],
+}
+
+impl Simplex {
+    /// A simplex of the first (up to three) `points`.
+    pub fn from_points(points: &[SupportPoint]) -> Simplex {
+        let mut simplex = Simplex::default();
+        for (slot, p) in simplex.points.iter_mut().zip(points) {
+            *slot = Some(*p);
+        }
+        simplex
+    }
+
+    /// Number of vertices (0 to 3).
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// True when the simplex has no vertex.
+    pub fn is_empty(&self) -> bool {
+        self.points[0].is_none()
+    }
+
+    /// The vertices in order.
+    pub fn iter(&self) -> impl Iterator<Item = &SupportPoint> + '_ {
+        self.points.iter().map_while(Option::as_ref)
+    }
+
+    /// The vertices as a vector (for traces and lessons).
+    pub fn to_vec(&self) -> Vec<SupportPoint> {
+        self.iter().copied().collect()
+    }
+}
 
 /// GJK's working simplex: fixed arrays, no allocation. `weights` are the barycentric
 /// coordinates of the point closest to the origin (they sum to 1, all positive).

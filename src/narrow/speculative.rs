@@ -23,12 +23,12 @@
 //! and how deep the bodies overlap; speculation only keeps pairs that are about to touch
 //! from being missed between detections.
 
-use super::circle::{penetration_circle_circle, penetration_outline_circle};
 use super::clip::contact_points_within;
 use super::contact::{ContactPoint, Work};
 use super::polygon_polygon;
+use super::query::{penetration_with_circle, PieceQuery, Recorder, ShapeQuery};
 use super::sat::penetration_sat;
-use super::PairPenetration;
+use super::{NarrowConfig, PairPenetration};
 use crate::bounds::Aabb;
 use crate::geometry::{ConvexView, Shape};
 use crate::math::{Pose, Vec2};
@@ -65,27 +65,20 @@ impl SpeculativePoints {
 
 /// The gap along the best separating axis of two convex pieces (negative when they
 /// overlap), with the axis as a normal from A towards B.
-fn piece_gap(
-    a: &ConvexView,
-    pose_a: &Pose,
-    b: &ConvexView,
-    pose_b: &Pose,
-    margin: f32,
-    work: &mut Work,
-) -> PairPenetration {
-    match (a.normals.is_empty(), b.normals.is_empty()) {
-        (true, true) => penetration_circle_circle(a.radius, pose_a, b.radius, pose_b),
-        (false, true) => penetration_outline_circle(a, pose_a, b.radius, pose_b, 0, &mut None),
-        (true, false) => {
-            let p = penetration_outline_circle(b, pose_b, a.radius, pose_a, 0, &mut None);
-            PairPenetration {
-                normal: -p.normal,
-                depth: p.depth,
-            }
-        }
+fn piece_gap(q: &PieceQuery, margin: f32, work: &mut Work) -> PairPenetration {
+    let mut no_trace = None;
+    match penetration_with_circle(q, &mut no_trace) {
+        Some(pen) => pen,
         // SAT stops at the first axis whose gap exceeds the margin: that pair is too far
         // apart to matter this step.
-        (false, false) => penetration_sat(a, pose_a, b, pose_b, (0, 0), margin, work, &mut None),
+        None => penetration_sat(
+            q,
+            margin,
+            &mut Recorder {
+                work,
+                trace: &mut no_trace,
+            },
+        ),
     }
 }
 
@@ -123,6 +116,9 @@ pub(super) fn speculative_pieces(
     work: &mut Work,
 ) -> SpeculativePoints {
     let mut out = SpeculativePoints::default();
+    // The margin is SAT's stop here, so the configuration and the scale go unread.
+    let config = NarrowConfig::default();
+    let q = ShapeQuery::new(a, pose_a, b, pose_b, 0.0, &config);
     // The two best piece pairs so far: (gap, piece a, piece b, normal).
     let mut best: [Option<(f32, usize, usize, Vec2)>; 2] = [None, None];
     let (na, nb) = (a.piece_count(), b.piece_count());
@@ -139,7 +135,7 @@ pub(super) fn speculative_pieces(
                 continue;
             }
             work.piece_pairs_tested += 1;
-            let pen = piece_gap(&va, pose_a, &vb, pose_b, margin, work);
+            let pen = piece_gap(&q.piece(i, j), margin, work);
             let gap = -pen.depth;
             if gap.is_nan() || gap > margin {
                 continue;
@@ -154,17 +150,7 @@ pub(super) fn speculative_pieces(
         }
     }
     for (gap, i, j, normal) in best.into_iter().flatten() {
-        let points = contact_points_within(
-            &a.piece(i),
-            pose_a,
-            &b.piece(j),
-            pose_b,
-            normal,
-            -gap,
-            (i, j),
-            margin,
-            &mut None,
-        );
+        let points = contact_points_within(&q.piece(i, j), normal, -gap, margin, &mut None);
         for p in points.as_slice() {
             if -p.depth <= margin {
                 out.push(normal, *p);

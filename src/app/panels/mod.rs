@@ -52,6 +52,16 @@ fn status_messages(ui: &mut egui::Ui, state: &AppState) {
         );
         ui.separator();
     }
+    if let Some(text) = precision_warning(&state.world) {
+        ui.colored_label(egui::Color32::from_rgb(255, 190, 80), text)
+            .on_hover_text(format!(
+                "The narrow phase's answers are exact for bodies within {:.0e} times their size of the origin \
+(1 m shapes within 10 km, 1 mm shapes within 10 m; README, \"Precision range\"). Beyond it, f32 coordinates \
+are too coarse for the body: contacts may be missed or invented. Move the scene nearer the origin.",
+                crate::narrow::precision::PRECISION_RANGE
+            ));
+        ui.separator();
+    }
     match &state.status {
         Some(s) if s.is_error => {
             ui.colored_label(egui::Color32::from_rgb(255, 90, 90), &s.text);
@@ -68,6 +78,30 @@ fn status_messages(ui: &mut egui::Ui, state: &AppState) {
             );
         }
     }
+}
+
+/// The status bar's warning when some body of `world` lies outside the narrow phase's
+/// precision range (`narrow::precision`), naming the first one; `None` when all are
+/// within it. O(bodies) a frame: a few comparisons each.
+pub(super) fn precision_warning(world: &crate::dynamics::World) -> Option<String> {
+    let mut beyond = world
+        .bodies()
+        .iter()
+        .filter_map(|(h, b)| crate::narrow::precision::check_range(b.shape(), &b.pose()).map(|r| (h, b, r)));
+    let (h, body, range) = beyond.next()?;
+    let others = beyond.count();
+    let name = body.name().map(|n| format!(" \"{n}\"")).unwrap_or_default();
+    let more = if others > 0 {
+        format!(" (and {others} more)")
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "outside the precision range: body {}{name}{more} is {:.0} m from the origin, beyond {:.0} m for its size",
+        h.index,
+        range.coordinate,
+        range.limit()
+    ))
 }
 
 impl Panels {
@@ -240,6 +274,20 @@ mod tests {
     fn state() -> AppState {
         let scene = crate::scene::parse(include_str!("../../../scenes/minimal.ron"), "minimal.ron").unwrap();
         AppState::new(&scene, None, Vec2::new(800.0, 600.0))
+    }
+
+    /// A body 20 km out (a 1 m box: twice the range) is named in the status bar; the
+    /// minimal scene, near the origin, has no warning.
+    #[test]
+    fn a_body_beyond_the_precision_range_is_named() {
+        assert_eq!(precision_warning(&state().world), None);
+        let far =
+            include_str!("../../../scenes/minimal.ron").replace("position: (0.0, 3.0)", "position: (20000.0, 3.0)");
+        let scene = crate::scene::parse(&far, "far.ron").unwrap();
+        let s = AppState::new(&scene, None, Vec2::new(800.0, 600.0));
+        let text = precision_warning(&s.world).expect("a warning");
+        assert!(text.contains("outside the precision range: body 1"), "{text}");
+        assert!(text.contains("20000 m"), "{text}");
     }
 
     fn apply(s: &mut AppState, requests: Vec<Request>) {

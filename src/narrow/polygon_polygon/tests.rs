@@ -2,6 +2,7 @@
 use super::*;
 use crate::geometry::{Polygon, Shape};
 use crate::narrow::speculative::{speculative_pieces, speculative_points};
+use crate::narrow::NarrowConfig;
 use proptest::prelude::*;
 
 /// A convex polygon: `n` points at sorted angles on an ellipse (points on an ellipse

@@ -1,0 +1,646 @@
+//! The best-first search of the combine step (see `combine.rs`'s module docs): events
+//! keyed by a lower bound on their distance from the origin, differences opened as the
+//! search reaches them, candidates tried nearest first until one lies inside no
+//! difference. Split from `combine.rs`, which keeps the types, the entry point and the
+//! small geometric helpers this file uses.
+
+use super::*;
+
+impl CombineScratch {
+    /// The best-first search of the module docs; the index of the winning candidate.
+    pub(super) fn nearest_boundary_point(
+        &mut self,
+        bodies: &Bodies,
+        hull: &mut crate::narrow::minkowski::HullScratch,
+        first_reach: f32,
+        trace: &mut Option<&mut Trace>,
+    ) -> Option<usize> {
+        // Boxes of all of A and all of B, in the frame the pieces' boxes are compared in.
+        let (all_a, all_b) = match &bodies.boxes {
+            PieceBoxes::World { boxes_a, boxes_b } => (union_of(boxes_a), union_of(boxes_b)),
+            PieceBoxes::Trees { tree_a, tree_b, xf_ab } => {
+                let empty = Aabb::new(Vec2::ZERO, Vec2::ZERO);
+                (
+                    tree_a.bounds().unwrap_or(empty),
+                    tree_b.bounds().map_or(empty, |b| b.posed(xf_ab)),
+                )
+            }
+        };
+        // No box of a difference is farther than the box of all of A minus all of B.
+        let farthest = {
+            let (lo, hi) = (all_a.min - all_b.max, all_a.max - all_b.min);
+            lo.abs().max(hi.abs()).length()
+        };
+        let mut scanned = f32::NEG_INFINITY;
+        let mut reach = first_reach;
+        loop {
+            if reach >= farthest {
+                reach = f32::INFINITY;
+            }
+            self.reach = reach;
+            if self.skip_held && scanned != f32::NEG_INFINITY {
+                self.widen_grids(scanned);
+            }
+            let mut k = 0;
+            while k < self.later.len() {
+                if self.later[k].key <= reach {
+                    let event = self.later.swap_remove(k);
+                    self.events.push(event);
+                } else {
+                    k += 1;
+                }
+            }
+            if scanned == f32::NEG_INFINITY {
+                self.open_tested(bodies);
+            }
+            if !bodies.all_tested {
+                self.open_ring(bodies, &all_a, &all_b, scanned, reach);
+            }
+            while let Some(event) = self.events.pop() {
+                match event.what {
+                    What::Bound { piece_a, piece_b } => {
+                        self.bound(bodies, event.key, piece_a, piece_b);
+                    }
+                    What::Open { piece_a, piece_b } => {
+                        self.open(bodies, hull, piece_a as usize, piece_b as usize);
+                    }
+                    What::Activate(e) => self.activate(e, bodies.tol),
+                    What::Test(c) => {
+                        let held = self.holder(self.candidates[c as usize].point, bodies.tol);
+                        self.record_test(c, held, trace);
+                        if held.is_none() {
+                            return Some(c as usize);
+                        }
+                    }
+                }
+            }
+            if reach == f32::INFINITY {
+                return None;
+            }
+            scanned = reach;
+            reach *= 2.0;
+        }
+    }
+
+    /// Queues an event now, or for the round whose reach takes it in.
+    fn queue(&mut self, event: Event) {
+        if event.key <= self.reach {
+            self.events.push(event);
+        } else {
+            self.later.push(event);
+        }
+    }
+
+    /// Queues the opening of the pairs the piece loop tested. An overlapping pair's
+    /// difference holds the origin, so it may hold any candidate: it opens first. An
+    /// apart pair's difference is at least its gap from the origin (and at least its box
+    /// distance): it opens there, less the tolerance, since points inside it by more
+    /// than that are what it holds.
+    fn open_tested(&mut self, bodies: &Bodies) {
+        // `open_ring` walks both lists in step with its scan.
+        debug_assert!(bodies.hits.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)));
+        debug_assert!(bodies.apart.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)));
+        for &(i, j, _) in bodies.hits {
+            self.queue(Event {
+                key: 0.0,
+                what: What::Open {
+                    piece_a: i as u32,
+                    piece_b: j as u32,
+                },
+            });
+        }
+        for &(i, j, gap) in bodies.apart {
+            let boxed = bodies.pair_gap(i as usize, j as usize);
+            self.queue(Event {
+                key: (gap - bodies.tol).max(boxed).max(0.0),
+                what: What::Open { piece_a: i, piece_b: j },
+            });
+        }
+    }
+
+    /// Queues the opening of every untested difference whose box distance lies in
+    /// (lo, hi]. The tested pairs (`open_tested`) are every pair whose boxes touch, except
+    /// those the piece trees found apart by more than the tolerance: the walk skips the
+    /// tested ones (both lists are in the scan's order, by piece of A then of B).
+    fn open_ring(&mut self, bodies: &Bodies, all_a: &Aabb, all_b: &Aabb, lo: f32, hi: f32) {
+        let (boxes_a, boxes_b) = match &bodies.boxes {
+            PieceBoxes::World { boxes_a, boxes_b } => (*boxes_a, *boxes_b),
+            PieceBoxes::Trees { .. } => return self.open_ring_from_trees(bodies, lo, hi),
+        };
+        // Whole rows and columns first: a piece of B too far from all of A (or of A from
+        // all of B) has no pair in the ring.
+        self.columns.clear();
+        self.columns
+            .extend((0..boxes_b.len() as u32).filter(|&j| box_distance(all_a, &boxes_b[j as usize]) <= hi));
+        let (mut next_hit, mut next_apart) = (0, 0);
+        for (i, box_a) in boxes_a.iter().enumerate() {
+            if box_distance(box_a, all_b) > hi {
+                continue;
+            }
+            for k in 0..self.columns.len() {
+                let j = self.columns[k];
+                let d = box_distance(box_a, &boxes_b[j as usize]);
+                if d <= lo || d > hi {
+                    continue;
+                }
+                if d == 0.0 {
+                    // Boxes that touch: tested unless the trees left the pair out.
+                    let here = (i, j as usize);
+                    let hits = bodies.hits;
+                    while hits.get(next_hit).is_some_and(|h| (h.0, h.1) < here) {
+                        next_hit += 1;
+                    }
+                    let apart = bodies.apart;
+                    while apart
+                        .get(next_apart)
+                        .is_some_and(|p| (p.0 as usize, p.1 as usize) < here)
+                    {
+                        next_apart += 1;
+                    }
+                    let tested = hits.get(next_hit).is_some_and(|h| (h.0, h.1) == here)
+                        || apart
+                            .get(next_apart)
+                            .is_some_and(|p| (p.0 as usize, p.1 as usize) == here);
+                    if tested {
+                        continue;
+                    }
+                }
+                self.queue(Event {
+                    key: d,
+                    what: What::Open {
+                        piece_a: i as u32,
+                        piece_b: j,
+                    },
+                });
+            }
+        }
+    }
+
+    /// [`Self::open_ring`] through the piece trees: the untested pairs whose boxes (in
+    /// A's frame) are in (lo, hi] apart, found by descending both trees to that gap, so
+    /// the pieces far from the other body cost nothing. Each pair first gets a tighter
+    /// bound (`bound`) before its difference is built.
+    fn open_ring_from_trees(&mut self, bodies: &Bodies, lo: f32, hi: f32) {
+        let PieceBoxes::Trees { tree_a, tree_b, .. } = bodies.boxes else {
+            return;
+        };
+        let tested = |i: usize, j: usize| {
+            bodies.hits.binary_search_by(|h| (h.0, h.1).cmp(&(i, j))).is_ok()
+                || bodies
+                    .apart
+                    .binary_search_by(|p| (p.0 as usize, p.1 as usize).cmp(&(i, j)))
+                    .is_ok()
+        };
+        tree_a.for_each_pair_within(bodies.pose_a, tree_b, bodies.pose_b, hi, |i, j, gap| {
+            if gap <= lo || tested(i, j) {
+                return;
+            }
+            self.queue(Event {
+                key: gap,
+                what: What::Bound {
+                    piece_a: i as u32,
+                    piece_b: j as u32,
+                },
+            });
+        });
+    }
+
+    /// Replaces a pair's box gap by SAT's largest gap between its pieces (every axis, no
+    /// early exit): also a lower bound on their distance, and on long thin pieces, whose
+    /// boxes overlap far more often than the pieces come near, a much tighter one. The
+    /// pair is opened at that distance, less the tolerance.
+    fn bound(&mut self, bodies: &Bodies, key: f32, i: u32, j: u32) {
+        let pen = penetration_sat(
+            &bodies.query.piece(i as usize, j as usize),
+            f32::INFINITY,
+            &mut Recorder {
+                work: &mut Work::default(),
+                trace: &mut None,
+            },
+        );
+        self.queue(Event {
+            key: (-pen.depth - bodies.tol).max(key),
+            what: What::Open { piece_a: i, piece_b: j },
+        });
+    }
+
+    /// Builds the difference of pieces i and j and queues its edges (and arcs).
+    fn open(&mut self, bodies: &Bodies, hull: &mut crate::narrow::minkowski::HullScratch, i: usize, j: usize) {
+        let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
+        let radius = va.radius + vb.radius;
+        minkowski_difference_hull_into(va, bodies.pose_a, vb, bodies.pose_b, hull);
+        let n = hull.hull.len();
+        if n == 0 || (n < 3 && radius <= 0.0) {
+            // No area: it holds nothing and bounds nothing of the union's interior.
+            return;
+        }
+        let start = self.core.len() as u32;
+        self.core.extend(hull.hull.iter().map(|w| w.point));
+        let core = (start, n as u32);
+        let plane_start = self.planes.len() as u32;
+        if n >= 3 {
+            for k in 0..n {
+                let (p, q) = (self.core[start as usize + k], self.core[start as usize + (k + 1) % n]);
+                let normal = right_perp(q - p).normalize_or_zero();
+                self.planes.push((normal, normal.dot(p)));
+            }
+        }
+        let planes = (plane_start, self.planes.len() as u32 - plane_start);
+        if self.skip_held && n >= 3 {
+            // A core holding the origin holds every point nearer the origin than its
+            // planes' least offset; `strictly_inside` asks for the tolerance more, and
+            // the margin covers the rounding of the dot products there (a relative
+            // 1e-5, far above f32's few ulps).
+            let least = self.planes[plane_start as usize..]
+                .iter()
+                .map(|&(_, offset)| offset)
+                .fold(f32::INFINITY, f32::min);
+            let held = least - 2.0 * bodies.tol - 1e-5 * least.abs();
+            self.held_radius = self.held_radius.max(held);
+        }
+        let bounds = Aabb::from_points(run(&self.core, core)).inflated(radius);
+        let diff = self.diffs.len() as u32;
+        self.diffs.push(Difference {
+            piece_a: i,
+            piece_b: j,
+            core,
+            planes,
+            radius,
+            bounds,
+        });
+        if self.skip_held {
+            self.diff_grid.insert(diff, &within(&bounds, self.reach));
+        }
+        // Vertices read from the hull scratch, so that the closures borrow nothing of
+        // `self` while elements are queued.
+        let vertex = |k: usize| hull.hull[k % n].point;
+        let normal_of = |k: usize| right_perp(vertex(k + 1) - vertex(k)).normalize_or_zero();
+        // An edge of the difference made only of diagonals of the pieces' decompositions
+        // lies inside A − B: a diagonal's inner points are inside its polygon, so their
+        // translates are inside the union (the neighbouring piece's difference holds them).
+        // Only its ends can be on the boundary.
+        let (diagonals_a, diagonals_b) = (bodies.a.piece_diagonals(i), bodies.b.piece_diagonals(j));
+        let (count_a, count_b) = (va.vertices.len(), vb.vertices.len());
+        let diagonal = |k: usize| {
+            let (from, to) = (hull.hull[k % n], hull.hull[(k + 1) % n]);
+            only_diagonals(diagonals_a, count_a, from.index_a, to.index_a)
+                && only_diagonals(diagonals_b, count_b, from.index_b, to.index_b)
+        };
+        // Edges (a two-vertex core has two: there and back).
+        let edge_count = if n >= 2 { n } else { 0 };
+        for k in 0..edge_count {
+            let normal = normal_of(k);
+            if normal == Vec2::ZERO {
+                continue;
+            }
+            let (p0, p1) = (vertex(k) + normal * radius, vertex(k + 1) + normal * radius);
+            if diagonal(k) {
+                self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
+                if radius > 0.0 {
+                    self.push_candidate(p1, Vec2::ZERO, Kind::Vertex, diff);
+                }
+                continue;
+            }
+            let element = Element {
+                diff,
+                feature: Feature::Edge { p0, p1, normal },
+                bounds: Aabb::from_points(&[p0, p1]),
+            };
+            self.push_element(element, nearest_on_segment(p0, p1).0.length());
+        }
+        if radius > 0.0 {
+            for k in 0..n {
+                let center = vertex(k);
+                let (from, to, full) = if n == 1 {
+                    (Vec2::X, Vec2::X, true)
+                } else {
+                    (normal_of(k + n - 1), normal_of(k), false)
+                };
+                let element = Element {
+                    diff,
+                    feature: Feature::Arc {
+                        center,
+                        radius,
+                        from,
+                        to,
+                        full,
+                    },
+                    bounds: Aabb::new(center - Vec2::splat(radius), center + Vec2::splat(radius)),
+                };
+                self.push_element(element, (center.length() - radius).abs());
+            }
+        }
+    }
+
+    fn push_element(&mut self, element: Element, distance: f32) {
+        // An element within the held radius is held in every point (the disc is convex),
+        // and so are its own candidates and its crossings with others.
+        let farthest = match element.feature {
+            Feature::Edge { p0, p1, .. } => p0.length().max(p1.length()),
+            Feature::Arc { center, radius, .. } => center.length() + radius,
+        };
+        if farthest < self.held_radius {
+            return;
+        }
+        let e = self.elements.len() as u32;
+        self.elements.push(element);
+        self.queue(Event {
+            key: distance,
+            what: What::Activate(e),
+        });
+    }
+
+    fn push_candidate(&mut self, point: Vec2, normal: Vec2, kind: Kind, diff: u32) {
+        let c = Candidate {
+            point,
+            normal,
+            kind,
+            diff,
+        };
+        Self::push_candidate_into(
+            &mut self.candidates,
+            &mut self.events,
+            &mut self.later,
+            self.reach,
+            self.held_radius,
+            c,
+        );
+    }
+
+    /// [`Self::push_candidate`] on the fields it needs, so that it can be called while
+    /// another field is borrowed.
+    fn push_candidate_into(
+        candidates: &mut Vec<Candidate>,
+        events: &mut BinaryHeap<Event>,
+        later: &mut Vec<Event>,
+        reach: f32,
+        held_radius: f32,
+        candidate: Candidate,
+    ) {
+        let key = candidate.point.length();
+        if key < held_radius {
+            return;
+        }
+        let c = candidates.len() as u32;
+        candidates.push(candidate);
+        let event = Event {
+            key,
+            what: What::Test(c),
+        };
+        if key <= reach {
+            events.push(event);
+        } else {
+            later.push(event);
+        }
+    }
+
+    /// Queues an element's own candidates and its crossings with the active elements of
+    /// other differences, then makes it active.
+    fn activate(&mut self, e: u32, tol: f32) {
+        let element = self.elements[e as usize];
+        let diff = element.diff;
+        match element.feature {
+            Feature::Edge { p0, p1, normal } => {
+                // An edge strictly inside another difference (both ends inside one convex
+                // difference) bounds nothing of the union: its foot, its vertex and its
+                // crossings would all be held. Dropping it saves testing them.
+                if let Some(h) = self.holder(p0, tol) {
+                    if self.strictly_inside(&self.diffs[h as usize], p1, tol) {
+                        return;
+                    }
+                }
+                let (nearest, t) = nearest_on_segment(p0, p1);
+                // A foot on an edge facing away from the origin is never the answer
+                // (module docs); an end of the edge is the start vertex of one of them.
+                if t > 0.0 && t < 1.0 && normal.dot(p0) >= 0.0 {
+                    self.push_candidate(nearest, normal, Kind::EdgeFoot, diff);
+                }
+                self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
+                if self.diffs[diff as usize].radius > 0.0 {
+                    // Rounded: the end is not the next edge's start (an arc lies between).
+                    self.push_candidate(p1, Vec2::ZERO, Kind::Vertex, diff);
+                }
+            }
+            Feature::Arc {
+                center,
+                radius,
+                from,
+                to,
+                full,
+            } => {
+                // The circle's point nearest the origin is center − radius·ĉ; it faces
+                // the origin only when the origin is inside the circle.
+                let dist = center.length();
+                if dist < radius {
+                    let dir = if dist > 0.0 {
+                        -center / dist
+                    } else if full {
+                        Vec2::X
+                    } else {
+                        let mid = (from + to).normalize_or_zero();
+                        if mid == Vec2::ZERO {
+                            from
+                        } else {
+                            mid
+                        }
+                    };
+                    if on_arc(from, to, full, dir) {
+                        self.push_candidate(center + dir * radius, dir, Kind::RoundedCorner, diff);
+                    }
+                }
+            }
+        }
+        // The active elements that may cross this one: from the grid, or all of them.
+        // Without a trace, only the crossings within the reach are queued (the others
+        // when the reach grows past them, `widen_grids`): between long thin differences
+        // (two stars' wedges) most crossings lie far out and are never tested.
+        let mut near = std::mem::take(&mut self.near);
+        let from_grid = self.skip_held && self.element_grid.near(&within(&element.bounds, self.reach), &mut near);
+        let others: &[u32] = if from_grid { &near } else { &self.active };
+        for &o in others {
+            let other = self.elements[o as usize];
+            if other.diff == diff || !other.bounds.overlaps(&element.bounds) {
+                continue;
+            }
+            let mut found = [Vec2::ZERO; 2];
+            let count = crossings(&element.feature, &other.feature, &mut found);
+            for &p in &found[..count] {
+                if self.skip_held && p.length() > self.reach {
+                    continue;
+                }
+                let c = Candidate {
+                    point: p,
+                    normal: Vec2::ZERO,
+                    kind: Kind::Crossing { other: other.diff },
+                    diff,
+                };
+                Self::push_candidate_into(
+                    &mut self.candidates,
+                    &mut self.events,
+                    &mut self.later,
+                    self.reach,
+                    self.held_radius,
+                    c,
+                );
+            }
+        }
+        self.near = near;
+        if self.active_at.len() <= e as usize {
+            self.active_at.resize(e as usize + 1, u32::MAX);
+        }
+        self.active_at[e as usize] = self.active.len() as u32;
+        self.active.push(e);
+        if self.skip_held {
+            self.element_grid.insert(e, &within(&element.bounds, self.reach));
+        }
+    }
+
+    /// The reach has grown from `old` to `self.reach`: lists the open differences and
+    /// active elements in grids for the new square, and queues the crossings of active
+    /// elements that lie in the new ring (old, reach] — those `activate` left out.
+    fn widen_grids(&mut self, old: f32) {
+        let reach = self.reach;
+        self.diff_grid.reset(grid_cell(reach));
+        for (k, d) in self.diffs.iter().enumerate() {
+            self.diff_grid.insert(k as u32, &within(&d.bounds, reach));
+        }
+        self.element_grid.reset(grid_cell(reach));
+        for &e in &self.active {
+            self.element_grid
+                .insert(e, &within(&self.elements[e as usize].bounds, reach));
+        }
+        let mut near = std::mem::take(&mut self.near);
+        for k in 0..self.active.len() {
+            let e = self.active[k];
+            let element = self.elements[e as usize];
+            let from_grid = self.element_grid.near(&within(&element.bounds, reach), &mut near);
+            let others: &[u32] = if from_grid { &near } else { &self.active };
+            for &o in others {
+                // Each pair once, as `activate` took it: the newer element against the
+                // one activated before it.
+                let other = self.elements[o as usize];
+                if self.active_at[o as usize] >= k as u32
+                    || other.diff == element.diff
+                    || !other.bounds.overlaps(&element.bounds)
+                {
+                    continue;
+                }
+                let mut found = [Vec2::ZERO; 2];
+                let count = crossings(&element.feature, &other.feature, &mut found);
+                for &p in &found[..count] {
+                    let distance = p.length();
+                    if distance <= old || distance > reach {
+                        continue;
+                    }
+                    let c = Candidate {
+                        point: p,
+                        normal: Vec2::ZERO,
+                        kind: Kind::Crossing { other: other.diff },
+                        diff: element.diff,
+                    };
+                    Self::push_candidate_into(
+                        &mut self.candidates,
+                        &mut self.events,
+                        &mut self.later,
+                        reach,
+                        self.held_radius,
+                        c,
+                    );
+                }
+            }
+        }
+        self.near = near;
+    }
+
+    /// The first open difference that holds `p` strictly inside (by more than `tol`).
+    fn holder(&mut self, p: Vec2, tol: f32) -> Option<u32> {
+        if self
+            .diffs
+            .get(self.hint)
+            .is_some_and(|d| d.bounds.contains(p) && self.strictly_inside(d, p, tol))
+        {
+            return Some(self.hint as u32);
+        }
+        let mut near = std::mem::take(&mut self.near);
+        let from_grid = self.skip_held && self.diff_grid.near(&Aabb::new(p, p), &mut near);
+        let holds = |d: &Difference| d.bounds.contains(p) && self.strictly_inside(d, p, tol);
+        let found = if from_grid {
+            near.iter().copied().find(|&k| holds(&self.diffs[k as usize]))
+        } else {
+            self.diffs.iter().position(holds).map(|k| k as u32)
+        };
+        self.near = near;
+        let k = found?;
+        self.hint = k as usize;
+        Some(k)
+    }
+
+    fn strictly_inside(&self, d: &Difference, p: Vec2, tol: f32) -> bool {
+        let core = run(&self.core, d.core);
+        let margin = d.radius - tol;
+        if d.planes.1 == 0 {
+            // A point or a segment, grown (unrounded ones are never opened).
+            let distance = match core {
+                [v] => (p - *v).length(),
+                [v0, v1] => segment_distance(p, *v0, *v1),
+                _ => return false,
+            };
+            return distance < margin;
+        }
+        // The largest signed distance to the edges' lines: below zero inside the core
+        // (then minus the distance to its boundary), above zero at most the distance.
+        let planes = &self.planes[d.planes.0 as usize..(d.planes.0 + d.planes.1) as usize];
+        let s = planes
+            .iter()
+            .map(|&(normal, offset)| normal.dot(p) - offset)
+            .fold(f32::NEG_INFINITY, f32::max);
+        if s < -tol {
+            return true;
+        }
+        if d.radius <= 0.0 || s >= margin {
+            return false;
+        }
+        if s <= 0.0 {
+            return margin > 0.0;
+        }
+        let n = core.len();
+        let distance = (0..n)
+            .map(|k| segment_distance(p, core[k], core[(k + 1) % n]))
+            .fold(f32::INFINITY, f32::min);
+        distance < margin
+    }
+
+    fn record_test(&self, c: u32, held: Option<u32>, trace: &mut Option<&mut Trace>) {
+        record(trace, || {
+            let cand = self.candidates[c as usize];
+            let d = self.diffs[cand.diff as usize];
+            let depth = cand.point.length();
+            let normal = if cand.normal != Vec2::ZERO {
+                cand.normal
+            } else {
+                cand.point.normalize_or_zero()
+            };
+            let pieces = |k: u32| {
+                let d = self.diffs[k as usize];
+                (d.piece_a, d.piece_b)
+            };
+            TraceStep::Combine(CombineStep {
+                from_piece_a: d.piece_a,
+                from_piece_b: d.piece_b,
+                candidate: match cand.kind {
+                    Kind::EdgeFoot => CombineCandidate::EdgeFoot,
+                    Kind::RoundedCorner => CombineCandidate::RoundedCorner,
+                    Kind::Vertex => CombineCandidate::Vertex,
+                    Kind::Crossing { other } => {
+                        let (piece_a, piece_b) = pieces(other);
+                        CombineCandidate::Crossing { piece_a, piece_b }
+                    }
+                },
+                point: cand.point,
+                normal,
+                depth,
+                held_by: held.map(pieces),
+            })
+        });
+    }
+}
