@@ -67,7 +67,10 @@ fn posed_pair(
     (dx, dy, angle_b): (f32, f32, f32),
 ) -> (Shape, Pose, Shape, Pose) {
     let (a, b) = (scaled(a, unit), scaled(b, unit));
-    let reach = PRECISION_RANGE * range_size(&a).min(range_size(&b));
+    // B sits up to 1.2 sizes from A on each axis: keep A that far inside the range, so
+    // that B is inside it too (B may be the smaller body, whose range is the shorter).
+    let margin = 3.0 * (a.size() + b.size());
+    let reach = (PRECISION_RANGE * range_size(&a).min(range_size(&b)) - margin).max(0.0);
     let pose_a = Pose::new(Vec2::new(fx, fy) * reach, angle_a);
     let offset = Vec2::new(dx, dy) * (a.size() + b.size());
     let pose_b = Pose::new(pose_a.translation + offset, angle_b);
