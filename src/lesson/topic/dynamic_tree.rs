@@ -17,7 +17,7 @@
 //! step is about are found in it by their boxes, which the recorder hands over exactly.
 
 use super::{shape_marks, Mark, Pane, Role, Side, Target, TopicStep, TopicTrace};
-use crate::bounds::{Aabb, BoundKind, BoundingVolume};
+use crate::bounds::Aabb;
 use crate::broad::{DynamicTree, TreeNodeView, TreeRecorder, DEFAULT_TREE_MARGIN};
 use crate::lesson::narration::{fmt_num, plural, Card};
 use crate::lesson::pseudocode::{tree, Listing};
@@ -145,15 +145,7 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
         return super::placeholder(crate::scene::Topic::DynamicTree);
     }
     let poses: Vec<_> = (0..scene.len()).filter_map(|i| scene.pose(i)).collect();
-    let boxes: Vec<Aabb> = scene
-        .shapes()
-        .iter()
-        .zip(&poses)
-        .map(|(s, p)| match BoundingVolume::of_shape(s, p, BoundKind::Aabb) {
-            BoundingVolume::Aabb(b) => b,
-            other => Aabb::from_points(&other.outline()),
-        })
-        .collect();
+    let boxes = super::body_boxes(scene, &poses);
     let all = boxes.iter().skip(1).fold(boxes[0], |a, b| a.union(b));
     let tolerance = super::TOLERANCE_SHARE * (all.max - all.min).max_element();
     let card = |title: String, text: String, line: usize| Card {

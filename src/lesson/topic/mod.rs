@@ -540,3 +540,32 @@ pub(crate) fn shape_marks(shape: &Shape, pose: &Pose, role: Role) -> Vec<Mark> {
 pub(crate) fn world_vertices(shape: &Shape, pose: &Pose) -> Vec<Vec2> {
     shape.whole().vertices.iter().map(|v| pose.apply_point(*v)).collect()
 }
+
+/// Each body's axis-aligned box at `poses` (one per body), as the broad phases see it.
+fn body_boxes(scene: &Scene, poses: &[crate::math::Pose]) -> Vec<crate::bounds::Aabb> {
+    use crate::bounds::{Aabb, BoundKind, BoundingVolume};
+    scene
+        .shapes()
+        .iter()
+        .zip(poses)
+        .map(|(s, p)| match BoundingVolume::of_shape(s, p, BoundKind::Aabb) {
+            BoundingVolume::Aabb(b) => b,
+            other => Aabb::from_points(&other.outline()),
+        })
+        .collect()
+}
+
+/// The broad-phase proxies of `boxes` (one per body; static bodies marked static).
+fn body_proxies(scene: &Scene, boxes: &[crate::bounds::Aabb]) -> Vec<crate::broad::Proxy> {
+    boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            crate::broad::Proxy::new(
+                i as u32,
+                *b,
+                scene.def().bodies[i].kind == crate::scene::BodyKind::Static,
+            )
+        })
+        .collect()
+}

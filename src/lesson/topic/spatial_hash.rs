@@ -22,9 +22,8 @@
 //! ground a few metres long already counts as oversized and the view stays small.
 
 use super::{shape_marks, Mark, Pane, Role, Side, Target, TopicStep, TopicTrace};
-use crate::bounds::{Aabb, BoundKind, BoundingVolume};
-use crate::broad::{Proxy, SpatialHash};
-use crate::dynamics::BodyKind;
+use crate::bounds::Aabb;
+use crate::broad::SpatialHash;
 use crate::lesson::narration::{fmt_num, Card};
 use crate::lesson::pseudocode::{hash, Listing};
 use crate::lesson::quiz::{choose, QuizQuestion};
@@ -40,20 +39,8 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
         return super::placeholder(crate::scene::Topic::SpatialHash);
     }
     let poses: Vec<_> = (0..scene.len()).filter_map(|i| scene.pose(i)).collect();
-    let boxes: Vec<Aabb> = scene
-        .shapes()
-        .iter()
-        .zip(&poses)
-        .map(|(s, p)| match BoundingVolume::of_shape(s, p, BoundKind::Aabb) {
-            BoundingVolume::Aabb(b) => b,
-            other => Aabb::from_points(&other.outline()),
-        })
-        .collect();
-    let proxies: Vec<Proxy> = boxes
-        .iter()
-        .enumerate()
-        .map(|(i, b)| Proxy::new(i as u32, *b, scene.def().bodies[i].kind == BodyKind::Static))
-        .collect();
+    let boxes = super::body_boxes(scene, &poses);
+    let proxies = super::body_proxies(scene, &boxes);
     let mut grid = SpatialHash::default();
     grid.set_oversize_cells(LESSON_OVERSIZE_CELLS);
     let mut pairs = Vec::new();

@@ -19,9 +19,8 @@
 //! which body it pairs with.
 
 use super::{shape_marks, Mark, Pane, Role, Side, TopicStep, TopicTrace};
-use crate::bounds::{Aabb, BoundKind, BoundingVolume};
-use crate::broad::{Proxy, SapInterval, SapOutcome, SapRecorder, SweepAndPrune};
-use crate::dynamics::BodyKind;
+use crate::bounds::Aabb;
+use crate::broad::{SapInterval, SapOutcome, SapRecorder, SweepAndPrune};
 use crate::lesson::narration::{fmt_num, Card};
 use crate::lesson::pseudocode::{sap, Listing};
 use crate::lesson::quiz::{choose, QuizQuestion};
@@ -103,20 +102,8 @@ fn record(scene: &Scene) -> Vec<Frame> {
                 Pose::new(Vec2::from(b.position) + v * t, b.angle + b.angular_velocity * t)
             })
             .collect();
-        let boxes: Vec<Aabb> = scene
-            .shapes()
-            .iter()
-            .zip(&poses)
-            .map(|(s, p)| match BoundingVolume::of_shape(s, p, BoundKind::Aabb) {
-                BoundingVolume::Aabb(b) => b,
-                other => Aabb::from_points(&other.outline()),
-            })
-            .collect();
-        let proxies: Vec<Proxy> = boxes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| Proxy::new(i as u32, *b, scene.def().bodies[i].kind == BodyKind::Static))
-            .collect();
+        let boxes = super::body_boxes(scene, &poses);
+        let proxies = super::body_proxies(scene, &boxes);
         let mut events = Events::default();
         let mut pairs = Vec::new();
         let stats = sap.update_recorded(&proxies, &mut pairs, &mut events);
