@@ -22,7 +22,7 @@ fn a_file_without_settings_gets_every_documented_default() {
     let scene = scene::parse(&format!("(version: 1, {BODIES})"), "old.ron").expect("loads");
     let s = &scene.def().settings;
     assert_eq!(s.narrow_phase, Algorithm::NonConvexSat);
-    assert_eq!(s.broad_phase, BroadPhaseKind::SweepAndPrune);
+    assert_eq!(s.broad_phase, BroadPhaseKind::DynamicAabbTree);
     assert_eq!(s.resolution, ResolutionDef::Projection);
     assert_eq!(s.rate, 60.0);
     assert_eq!(s.substeps, 4);

@@ -11,7 +11,7 @@
 //! | [`BroadPhaseKind::BruteForce`] | `brute_force.rs` | every pair | N(N−1)/2 tests |
 //! | [`BroadPhaseKind::SweepAndPrune`] | `sweep_and_prune.rs` | sort by min x, scan while intervals overlap | O(N + swaps + x-overlaps) |
 //! | [`BroadPhaseKind::SpatialHash`] | `spatial_hash.rs` | uniform grid, test within cells | O(N + same-cell pairs) |
-//! | [`BroadPhaseKind::DynamicAabbTree`] | `aabb_tree.rs`, `tree_broad_phase.rs` | bounding-volume tree of fattened boxes | O(N log N) queries |
+//! | [`BroadPhaseKind::DynamicAabbTree`] (default) | `aabb_tree.rs`, `tree_broad_phase.rs` | bounding-volume tree of fattened boxes; pairs of fat boxes kept between steps | O(N + pairs + moved · log N) |
 //!
 //! All four return exactly the same pairs, `(a, b)` with `a < b`, sorted, each once;
 //! static–static pairs are never reported. [`BroadPhase`] keeps every algorithm's state
@@ -64,11 +64,14 @@ pub enum BroadPhaseKind {
     /// Every pair (the oracle).
     BruteForce,
     /// Chulanov (2016): sort by min x (insertion sort, coherent from step to step), sweep.
-    #[default]
     SweepAndPrune,
     /// Uniform grid; pairs within shared cells.
     SpatialHash,
-    /// Dynamic bounding-volume tree of fattened boxes (Box2D's `b2DynamicTree`).
+    /// Dynamic bounding-volume tree of fattened boxes (Box2D's `b2DynamicTree`), with
+    /// the pairs of fat boxes kept between steps. The default: a pile at rest costs one
+    /// box test per pair, where sweep and prune walks every x-overlap (on the 5050-box
+    /// pyramid a column of 100 boxes: 1.7 ms a step against 0.65).
+    #[default]
     DynamicAabbTree,
 }
 

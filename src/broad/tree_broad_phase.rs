@@ -1,44 +1,85 @@
-//! The dynamic AABB tree (`aabb_tree.rs`) as a broad phase.
+//! The dynamic AABB tree (`aabb_tree.rs`) as a broad phase, with persistent pairs.
 //!
-//! One tree proxy per slot of the caller's slice, moved each step (reinserted only when
-//! its box leaves its fat box). Then the tree is queried once per non-static box with
-//! its tight box, and each candidate is tested tight box against tight box, so the
-//! fattening never adds a pair. Box2D instead keeps pairs between steps and queries only
-//! the proxies that moved; we return every overlapping pair each step (all four broad
-//! phases must agree), which that scheme would also have to recheck.
+//! One tree proxy per slot of the caller's slice, moved each step and reinserted only
+//! when its box leaves its fat box (the box grown by the margin and stretched along its
+//! motion). The broad phase keeps, between steps, every pair whose *fat* boxes overlap
+//! (Box2D's pair set, Bullet's overlapping-pair cache). Fat boxes change only when a
+//! proxy is reinserted, so a step only
+//!
+//! 1. drops the kept pairs of a reinserted proxy (step 2 finds those that still
+//!    overlap) and of a removed one,
+//! 2. queries the tree with the fat box of each reinserted proxy and merges the pairs
+//!    found, each found once (from the lower slot when both moved), so the two lists
+//!    share no pair and merge in place: 5000 boxes created at one point make 12.5
+//!    million pairs, and a copy more of them would cost 100 MB,
+//! 3. reports the kept pairs whose *tight* boxes overlap.
+//!
+//! A tight box lies inside its fat box, so step 3 reports exactly the pairs every other
+//! broad phase reports (all four must agree, and the world's answer must not depend on
+//! the choice): the fattening saves work, never adds a pair. A pile at rest reinserts
+//! nothing and costs one box test per pair, where querying the tree with every box
+//! cost a descent per body (on the 5050-box pyramid, 4.2 ms a step against 0.1).
+//!
+//! ```text
+//! pairs: sorted (slot_lo, slot_hi), fat boxes overlap, not both static
+//! for each slot: move its proxy; reinserted, created or changed static flag → moved
+//! pairs.retain(neither moved nor removed)
+//! fresh = for each moved slot a: tree.query(a's fat box) → b, unless b moved and b < a
+//! pairs = merge(pairs, sort(fresh))
+//! out = pairs whose tight boxes overlap, as (id, id)
+//! ```
 
 use super::aabb_tree::{sanitize_margin, DynamicTree, ProxyId};
 use super::pairs::{finish_pairs, is_usable, push_pair};
 use super::{BroadPhaseKind, BroadPhaseStats, Proxy};
 use crate::bounds::Aabb;
 
-/// The tree as a broad phase: one proxy per slot of the caller's slice, moved each step.
+/// What the broad phase keeps for one slot of the caller's slice.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// The tree proxy (None for an unusable box).
+    handle: Option<ProxyId>,
+    /// Its fat box in the tree (metres, world frame), kept here to test pairs without
+    /// walking to the tree's node.
+    fat: Aabb,
+    /// Last step's tight box (for the motion prediction).
+    previous: Aabb,
+    /// Last step's static flag: a slot whose flag changes pairs differently.
+    is_static: bool,
+}
+
+/// The tree as a broad phase: one proxy per slot of the caller's slice, moved each
+/// step, and the pairs of overlapping fat boxes kept between steps.
 #[derive(Clone, Debug, Default)]
 pub struct AabbTreeBroadPhase {
     tree: DynamicTree,
-    /// State per slot: the tree proxy (None for an unusable box) and last step's box.
-    handles: Vec<Option<ProxyId>>,
-    previous: Vec<Aabb>,
+    slots: Vec<Slot>,
+    /// Pairs of slots `(low, high)` whose fat boxes overlap, not both static; sorted.
+    pairs: Vec<(u32, u32)>,
     /// Tuning: displacement prediction factor.
     prediction: f32,
-    /// Scratch: the query stack.
+    /// Scratch: the query stack, the slots that moved (as a list and per slot), and the
+    /// pairs they found.
     stack: Vec<u32>,
+    moved: Vec<u32>,
+    is_moved: Vec<bool>,
+    fresh: Vec<(u32, u32)>,
 }
 
 impl AabbTreeBroadPhase {
     /// Empties the tree; the next update rebuilds it.
     pub fn clear(&mut self) {
         self.tree.clear();
-        self.handles.clear();
-        self.previous.clear();
+        self.slots.clear();
+        self.pairs.clear();
     }
 
     /// Sets the fattening margin (metres); a change empties the tree.
     pub fn set_margin(&mut self, margin: f32) {
         if sanitize_margin(margin) != self.tree.margin() {
             self.tree = DynamicTree::new(margin);
-            self.handles.clear();
-            self.previous.clear();
+            self.slots.clear();
+            self.pairs.clear();
         }
     }
 
@@ -53,73 +94,214 @@ impl AabbTreeBroadPhase {
         &self.tree
     }
 
-    /// Moves every proxy and queries the tree; `out` gets the overlapping pairs, sorted.
+    /// The pairs of slots whose fat boxes overlap, kept between steps (sorted; not
+    /// filtered by the tight boxes).
+    pub fn kept_pairs(&self) -> &[(u32, u32)] {
+        &self.pairs
+    }
+
+    /// Moves every proxy, updates the kept pairs; `out` gets the overlapping pairs,
+    /// sorted.
     pub fn update(&mut self, proxies: &[Proxy], out: &mut Vec<(u32, u32)>) -> BroadPhaseStats {
         out.clear();
         let mut stats = BroadPhaseStats {
             kind: BroadPhaseKind::DynamicAabbTree,
             proxies: proxies.len(),
-            rebuilt: self.handles.is_empty() && !proxies.is_empty(),
+            rebuilt: self.slots.is_empty() && !proxies.is_empty(),
             ..BroadPhaseStats::default()
         };
-        // Slots beyond the slice are gone.
-        while self.handles.len() > proxies.len() {
-            if let Some(Some(id)) = self.handles.pop() {
-                self.tree.destroy_proxy(id);
-            }
-            self.previous.pop();
-        }
-        for (slot, p) in proxies.iter().enumerate() {
-            let usable = is_usable(&p.aabb);
-            if slot == self.handles.len() {
-                self.handles
-                    .push(usable.then(|| self.tree.create_proxy(p.aabb, slot as u32)));
-                self.previous.push(p.aabb);
-                continue;
-            }
-            match (self.handles[slot], usable) {
-                (Some(id), true) => {
-                    // The min corner's motion: a box can change size too, but a body's
-                    // box moves with it.
-                    let displacement = (p.aabb.min - self.previous[slot].min) * self.prediction;
-                    if self.tree.move_proxy(id, p.aabb, displacement) == Some(true) {
-                        stats.reinserts += 1;
-                    }
-                }
-                (Some(id), false) => {
-                    self.tree.destroy_proxy(id);
-                    self.handles[slot] = None;
-                }
-                (None, true) => self.handles[slot] = Some(self.tree.create_proxy(p.aabb, slot as u32)),
-                (None, false) => {}
-            }
-            self.previous[slot] = p.aabb;
-        }
+        self.move_proxies(proxies, &mut stats);
+        self.mark_moved();
 
-        // One query per moving box: a static box finds no static partner, and its
-        // dynamic partners find it.
-        for (slot_a, a) in proxies.iter().enumerate() {
-            if a.is_static || self.handles[slot_a].is_none() {
-                continue;
-            }
-            let mut tight_tests = 0u64;
-            let node_tests = self.tree.query(&a.aabb, &mut self.stack, |slot_b| {
-                let b = &proxies[slot_b as usize];
-                // A dynamic pair is found from both sides; keep it from the lower slot.
-                if slot_b as usize == slot_a || (!b.is_static && (slot_b as usize) < slot_a) {
-                    return;
-                }
-                tight_tests += 1;
-                if a.aabb.overlaps(&b.aabb) {
-                    push_pair(out, a.id, b.id);
+        // 1. Drop the pairs of moved proxies (found again below if their fat boxes
+        // still overlap) and of proxies gone.
+        let (slots, is_moved) = (&self.slots, &self.is_moved);
+        let alive = |i: u32| slots.get(i as usize).is_some_and(|s| s.handle.is_some()) && !is_moved[i as usize];
+        self.pairs.retain(|&(a, b)| alive(a) && alive(b));
+
+        // 2. The moved proxies' partners, each pair once.
+        self.fresh.clear();
+        for &slot_a in &self.moved {
+            let a = self.slots[slot_a as usize];
+            let (fresh, slots, is_moved) = (&mut self.fresh, &self.slots, &self.is_moved);
+            stats.bv_tests += self.tree.query(&a.fat, &mut self.stack, |slot_b| {
+                let b = slot_b as usize;
+                let found_from_b = is_moved[b] && slot_b <= slot_a;
+                let both_static = a.is_static && slots[b].is_static;
+                if !(found_from_b || both_static) {
+                    fresh.push((slot_a.min(slot_b), slot_a.max(slot_b)));
                 }
             });
-            stats.bv_tests += node_tests + tight_tests;
         }
+        if !self.fresh.is_empty() {
+            self.fresh.sort_unstable();
+            merge_disjoint_in_place(&mut self.pairs, &self.fresh);
+        }
+
+        // 3. The kept pairs whose tight boxes overlap.
+        for &(a, b) in &self.pairs {
+            let (pa, pb) = (&proxies[a as usize], &proxies[b as usize]);
+            if pa.aabb.overlaps(&pb.aabb) {
+                push_pair(out, pa.id, pb.id);
+            }
+        }
+        stats.bv_tests += self.pairs.len() as u64;
+        // Already sorted when ids are slots (the world's case); labels in another
+        // order are sorted here.
         finish_pairs(out);
         stats.pairs = out.len();
         stats.tree_nodes = self.tree.node_count();
         stats.tree_height = self.tree.height();
         stats
+    }
+
+    /// Moves, creates and destroys the tree's proxies to match `proxies`; `moved` gets
+    /// the slots whose fat box is new.
+    fn move_proxies(&mut self, proxies: &[Proxy], stats: &mut BroadPhaseStats) {
+        self.moved.clear();
+        self.is_moved.clear();
+        self.is_moved.resize(proxies.len(), false);
+        // Slots beyond the slice are gone.
+        while self.slots.len() > proxies.len() {
+            if let Some(Slot { handle: Some(id), .. }) = self.slots.pop() {
+                self.tree.destroy_proxy(id);
+            }
+        }
+        for (slot, p) in proxies.iter().enumerate() {
+            let usable = is_usable(&p.aabb);
+            if slot == self.slots.len() {
+                let handle = usable.then(|| self.tree.create_proxy(p.aabb, slot as u32));
+                self.slots.push(Slot {
+                    handle,
+                    fat: self.fat_of(handle, p.aabb),
+                    previous: p.aabb,
+                    is_static: p.is_static,
+                });
+                if handle.is_some() {
+                    self.moved.push(slot as u32);
+                }
+                continue;
+            }
+            let s = self.slots[slot];
+            let handle = match (s.handle, usable) {
+                (Some(id), true) => {
+                    // The min corner's motion: a box can change size too, but a body's
+                    // box moves with it.
+                    let displacement = (p.aabb.min - s.previous.min) * self.prediction;
+                    let reinserted = self.tree.move_proxy(id, p.aabb, displacement) == Some(true);
+                    if reinserted {
+                        stats.reinserts += 1;
+                    }
+                    if reinserted || s.is_static != p.is_static {
+                        self.moved.push(slot as u32);
+                    }
+                    Some(id)
+                }
+                (Some(id), false) => {
+                    self.tree.destroy_proxy(id);
+                    None
+                }
+                (None, true) => {
+                    self.moved.push(slot as u32);
+                    Some(self.tree.create_proxy(p.aabb, slot as u32))
+                }
+                (None, false) => None,
+            };
+            self.slots[slot] = Slot {
+                handle,
+                fat: self.fat_of(handle, p.aabb),
+                previous: p.aabb,
+                is_static: p.is_static,
+            };
+        }
+    }
+
+    /// Marks the slots in `moved` (after [`Self::move_proxies`]).
+    fn mark_moved(&mut self) {
+        for &slot in &self.moved {
+            self.is_moved[slot as usize] = true;
+        }
+    }
+
+    /// The fat box of a proxy (its tight box when it has none).
+    fn fat_of(&self, handle: Option<ProxyId>, tight: Aabb) -> Aabb {
+        handle.and_then(|id| self.tree.fat_aabb(id)).unwrap_or(tight)
+    }
+}
+
+/// `pairs` = `pairs` ∪ `fresh`, both sorted and sharing no element, merged from the back
+/// so no second list is needed.
+fn merge_disjoint_in_place(pairs: &mut Vec<(u32, u32)>, fresh: &[(u32, u32)]) {
+    let (mut i, mut j) = (pairs.len(), fresh.len());
+    pairs.resize(i + j, (0, 0));
+    let mut k = pairs.len();
+    while j > 0 {
+        k -= 1;
+        if i > 0 && pairs[i - 1] > fresh[j - 1] {
+            i -= 1;
+            pairs[k] = pairs[i];
+        } else {
+            j -= 1;
+            pairs[k] = fresh[j];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broad::overlapping_pairs;
+    use crate::math::Vec2;
+
+    fn boxed(id: u32, x: f32, y: f32, is_static: bool) -> Proxy {
+        Proxy::new(id, Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0)), is_static)
+    }
+
+    /// Bodies that drift apart and together over many steps, one turning static, one
+    /// going NaN and coming back, the slice shrinking and growing: the kept pairs give
+    /// the brute-force answer every step.
+    #[test]
+    fn kept_pairs_answer_like_brute_force_while_bodies_move() {
+        let mut broad = AabbTreeBroadPhase::default();
+        broad.set_margin(0.1);
+        broad.set_prediction(2.0);
+        let mut out = Vec::new();
+        for step in 0..200u32 {
+            let t = step as f32 * 0.05;
+            let count = if (60..80).contains(&step) { 9 } else { 12 };
+            let proxies: Vec<Proxy> = (0..count)
+                .map(|i| {
+                    let phase = i as f32 * 0.7;
+                    let x = (t + phase).sin() * 3.0 + i as f32 * 0.4;
+                    let y = (t * 0.6 + phase).cos() * 2.0;
+                    let mut p = boxed(i, x, y, i == 0 || (i == 5 && step > 100));
+                    if i == 7 && (30..40).contains(&step) {
+                        p.aabb.min.x = f32::NAN;
+                    }
+                    p
+                })
+                .collect();
+            broad.update(&proxies, &mut out);
+            assert_eq!(out, overlapping_pairs(&proxies), "step {step}");
+        }
+    }
+
+    /// A pile that does not move reinserts nothing and finds no new pair.
+    #[test]
+    fn a_pile_at_rest_queries_nothing() {
+        let mut broad = AabbTreeBroadPhase::default();
+        let proxies: Vec<Proxy> = (0..30)
+            .map(|i| boxed(i, (i % 6) as f32 * 0.9, (i / 6) as f32 * 0.9, false))
+            .collect();
+        let mut out = Vec::new();
+        let first = broad.update(&proxies, &mut out);
+        assert!(first.rebuilt);
+        let pairs = out.clone();
+        let second = broad.update(&proxies, &mut out);
+        assert_eq!(out, pairs);
+        assert_eq!(second.reinserts, 0);
+        assert!(broad.moved.is_empty());
+        // One box test per kept pair and no descent.
+        assert_eq!(second.bv_tests, broad.kept_pairs().len() as u64);
     }
 }

@@ -140,9 +140,9 @@ pub struct SettingsDef {
     /// Default `NonConvexSat`.
     #[serde(default)]
     pub narrow_phase: Algorithm,
-    /// The broad phase: `SweepAndPrune`, `BruteForce`, `SpatialHash` or
-    /// `DynamicAabbTree`. All four find the same pairs; only the time differs. Default
-    /// `SweepAndPrune`.
+    /// The broad phase: `DynamicAabbTree`, `SweepAndPrune`, `BruteForce` or
+    /// `SpatialHash`. All four find the same pairs; only the time differs. Default
+    /// `DynamicAabbTree`.
     #[serde(default)]
     pub broad_phase: BroadPhaseKind,
     /// How contacts are resolved. Default `Projection`.
