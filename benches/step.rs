@@ -9,8 +9,9 @@
 //!
 //! For each scene (`scenes/pyramid_20.ron`, `pyramid_40`, `pyramid_100`, `rain_1000`):
 //! 1. Collision Lab is built from the scene file ([`World::from_scene_with`]) under four
-//!    settings — narrow phase NonConvexSat (the default) or SatDecomposed, broad phase
-//!    SweepAndPrune (the default) or SpatialHash — everything else at its default;
+//!    settings — narrow phase NonConvexSat (the default) or SatDecomposed, resolution
+//!    Impulses or Projection, broad phase DynamicAabbTree (the default) — everything
+//!    else at its default;
 //! 2. rapier2d is built from the same [`SceneDef`]: same shapes (axis-aligned boxes as
 //!    cuboids, as a rapier user would write them; other convex polygons as convex
 //!    polylines), densities, friction (combined by geometric mean, as ours), restitution
@@ -104,22 +105,22 @@ const CASES: [Case; 4] = [
 const LAB_CONFIGS: [(Algorithm, BroadPhaseKind, Resolution); 4] = [
     (
         Algorithm::NonConvexSat,
-        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::DynamicAabbTree,
         Resolution::Impulses,
     ),
     (
         Algorithm::NonConvexSat,
-        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::DynamicAabbTree,
         Resolution::Projection,
     ),
     (
         Algorithm::SatDecomposed,
-        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::DynamicAabbTree,
         Resolution::Impulses,
     ),
     (
         Algorithm::SatDecomposed,
-        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::DynamicAabbTree,
         Resolution::Projection,
     ),
 ];
