@@ -111,8 +111,9 @@ pub(super) fn detect_pair(
     input: &DetectInput,
     previous_contacts: &Previous,
     prev_index: usize,
+    mut gathered: PointBuffer,
     work: &mut Work,
-) -> Option<(PairContact, PointBuffer, Option<Contact>)> {
+) -> Option<(PairContact, Option<Contact>)> {
     let (Some(a), Some(b)) = (bodies.slot(ia as usize), bodies.slot(ib as usize)) else {
         return None;
     };
@@ -153,11 +154,10 @@ pub(super) fn detect_pair(
             } else {
                 pair.answer = moved_answer(&old.answer, &old.pose_a, &pose_a);
             }
-            let mut gathered = PointBuffer::default();
             for q in old_points {
                 gathered.push(frame.carry(q, frame.rot_a.apply(q.normal_in_a)));
             }
-            return Some((pair, gathered, None));
+            return Some((pair, None));
         }
     }
     let contact = query();
@@ -182,7 +182,6 @@ pub(super) fn detect_pair(
         pose_a,
         answer_stale: false,
     };
-    let mut gathered = PointBuffer::default();
     let same_point = |id: ContactId| previous.and_then(|p| p.iter().find(|q| q.id == id));
     if contact.intersect {
         for p in contact.points.as_slice() {
@@ -232,7 +231,7 @@ pub(super) fn detect_pair(
             }
         }
     }
-    Some((pair, gathered, Some(contact)))
+    Some((pair, Some(contact)))
 }
 
 /// A reused pair's answer, moved with A from `then` to `now` (B has not moved against A).

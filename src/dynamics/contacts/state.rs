@@ -87,7 +87,7 @@ impl ContactSet {
                 pose_a: a.pose(),
                 answer_stale: true,
             };
-            let mut gathered = PointBuffer::default();
+            let mut gathered = PointBuffer::after(&mut self.points);
             for p in &pair.points {
                 gathered.push(PointContact {
                     id: ContactId(p.id),
@@ -105,8 +105,7 @@ impl ContactSet {
                     ..PointContact::default()
                 });
             }
-            restored.count = gathered.count;
-            self.points.extend_from_slice(gathered.as_slice());
+            restored.count = gathered.as_slice().len() as u8;
             self.pairs.push(restored);
         }
     }
