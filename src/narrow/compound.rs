@@ -105,8 +105,10 @@ pub(crate) fn collide_compound(
 /// thread) so that a world's step tests non-convex pairs without allocating.
 #[derive(Default)]
 pub(super) struct CompoundScratch {
-    /// Every piece's world box, for the all-pairs loop only (empty when the candidates
-    /// came from the piece trees).
+    /// Every piece's world box, for the all-pairs loop and the combine step's box scan
+    /// (empty when the combine step scans the piece trees instead, `from_trees`). With
+    /// candidates from the trees, each is built on first use (`UNBUILT` until then)
+    /// and all of them before the combine step runs.
     pub(super) boxes_a: Vec<Aabb>,
     pub(super) boxes_b: Vec<Aabb>,
     /// Whether the candidate pairs came from the piece trees (`piece_tree_candidates`);
