@@ -58,13 +58,13 @@ pub(crate) fn contact_points_within(
     trace: &mut Option<&mut Trace>,
 ) -> ContactPoints {
     let (a, pose_a, b, pose_b, pieces) = (&q.a, &q.pose_a, &q.b, &q.pose_b, q.pieces);
-    let mut points = ContactPoints::EMPTY;
     let id = ContactId::new(pieces.0, pieces.1, false, 0, 0);
     if b.radius > 0.0 || b.normals.is_empty() {
         // B's deepest point into A is its support point along −normal; the contact point
         // sits halfway to A's surface.
         let local = pose_b.apply_inv_vector(-world_normal);
         let deepest = pose_b.apply_point(b.vertices[b.support_index(local)]) - world_normal * b.radius;
+        let mut points = ContactPoints::EMPTY;
         points.push(ContactPoint {
             point: deepest + world_normal * (0.5 * depth),
             depth,
@@ -75,6 +75,7 @@ pub(crate) fn contact_points_within(
     if a.radius > 0.0 || a.normals.is_empty() {
         let local = pose_a.apply_inv_vector(world_normal);
         let deepest = pose_a.apply_point(a.vertices[a.support_index(local)]) + world_normal * a.radius;
+        let mut points = ContactPoints::EMPTY;
         points.push(ContactPoint {
             point: deepest - world_normal * (0.5 * depth),
             depth,
@@ -83,47 +84,75 @@ pub(crate) fn contact_points_within(
         return points;
     }
 
-    let (edge_a, align_a) = best_edge(a, pose_a.apply_inv_vector(world_normal));
-    let (edge_b, align_b) = best_edge(b, pose_b.apply_inv_vector(-world_normal));
+    // Everything below happens in A's frame (B placed by `xf_ab`), as on the fast polygon
+    // path (`polygon_polygon.rs`) and in Box2D v3's `b2ClipPolygons`: A's vertices are
+    // read as stored, and the side planes come from a reference edge whose ends are
+    // rounded to ulps of the pair's own size, not of its distance from the world origin.
+    // In the world frame the ends of a 0.15 mm reference edge 5 m from the origin are
+    // rounded to ulps of 5 m (4.8e-7 m), which turns the side planes by up to ~3e-3 rad:
+    // a point clipped 0.2 m above the face moved by up to 0.45 mm (the regression test
+    // in `polygon_polygon/tests.rs`); in A's frame the two paths agree to rounding.
+    let xf_ab = &q.xf_ab;
+    let local_normal = pose_a.apply_inv_vector(world_normal);
+    let (edge_a, align_a) = best_edge(a, local_normal);
+    let (edge_b, align_b) = best_edge(b, xf_ab.apply_inv_vector(-local_normal));
     // Prefer A as the reference unless B's edge is clearly better aligned; the small
     // bias stops the reference from flipping between frames when both are nearly equal
     // (the "feature flip-flop" that makes stacks jitter).
     let reference_on_b = align_b > align_a + 1e-3;
-    let (ref_view, ref_pose, ref_edge, inc_view, inc_pose, inc_edge) = if reference_on_b {
-        (b, pose_b, edge_b, a, pose_a, edge_a)
+    let vertex_in_a = |on_b: bool, k: usize| {
+        if on_b {
+            xf_ab.apply_point(b.vertices[k])
+        } else {
+            a.vertices[k]
+        }
+    };
+    let (ref_view, ref_edge, inc_view, inc_edge) = if reference_on_b {
+        (b, edge_b, a, edge_a)
     } else {
-        (a, pose_a, edge_a, b, pose_b, edge_b)
+        (a, edge_a, b, edge_b)
     };
     let rn = ref_view.vertices.len();
-    let r0 = ref_pose.apply_point(ref_view.vertices[ref_edge]);
-    let r1 = ref_pose.apply_point(ref_view.vertices[(ref_edge + 1) % rn]);
-    let ref_normal = ref_pose.apply_vector(ref_view.normals[ref_edge]);
+    let r0 = vertex_in_a(reference_on_b, ref_edge);
+    let r1 = vertex_in_a(reference_on_b, (ref_edge + 1) % rn);
+    let ref_normal = if reference_on_b {
+        xf_ab.apply_vector(b.normals[ref_edge])
+    } else {
+        a.normals[ref_edge]
+    };
     let inn = inc_view.vertices.len();
     let inc_ids = [inc_edge, (inc_edge + 1) % inn];
-    let i0 = inc_pose.apply_point(inc_view.vertices[inc_ids[0]]);
-    let i1 = inc_pose.apply_point(inc_view.vertices[inc_ids[1]]);
+    let i0 = vertex_in_a(!reference_on_b, inc_ids[0]);
+    let i1 = vertex_in_a(!reference_on_b, inc_ids[1]);
     let edges = ClipEdges {
         reference: (r0, r1),
         reference_normal: ref_normal,
         incident: [(i0, inc_ids[0]), (i1, inc_ids[1])],
         ids: (pieces.0, pieces.1, reference_on_b, ref_edge),
     };
-    let (points, clipped, count) = clip_incident(&edges, depth, max_separation);
+    let (points_in_a, clipped, count) = clip_incident(&edges, depth, max_separation);
+    let mut points = ContactPoints::EMPTY;
+    for p in points_in_a.as_slice() {
+        points.push(ContactPoint {
+            point: pose_a.apply_point(p.point),
+            ..*p
+        });
+    }
     record(trace, || {
+        let world = |p: Vec2| pose_a.apply_point(p);
         TraceStep::Clip(ClipStep {
             reference: if reference_on_b { Owner::B } else { Owner::A },
-            reference_edge: (r0, r1),
-            incident_edge: (i0, i1),
-            clipped: clipped.iter().take(count).map(|c| c.0).collect(),
+            reference_edge: (world(r0), world(r1)),
+            incident_edge: (world(i0), world(i1)),
+            clipped: clipped.iter().take(count).map(|c| world(c.0)).collect(),
             kept: points.as_slice().iter().map(|c| (c.point, c.depth)).collect(),
         })
     });
     points
 }
 
-/// The reference and incident edges of a clip, all in one frame (the world for
-/// [`contact_points_within`], A's local frame for the fast polygon path,
-/// `polygon_polygon.rs`).
+/// The reference and incident edges of a clip, all in one frame (A's local frame, on
+/// both [`contact_points_within`] and the fast polygon path, `polygon_polygon.rs`).
 pub(crate) struct ClipEdges {
     /// The reference edge's ends, counter-clockwise on its shape.
     pub reference: (Vec2, Vec2),

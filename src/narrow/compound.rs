@@ -12,12 +12,12 @@ use super::gjk_epa::penetration_gjk_epa;
 use super::minkowski::HullScratch;
 use super::polygon_polygon;
 use super::query::{penetration_with_circle, PieceQuery, Recorder, ShapeQuery};
-use super::sat::penetration_sat;
+use super::sat::{penetration_sat, penetration_sat_climbing};
 use super::trace::{Trace, TraceStep};
 use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
 use crate::bounds::Aabb;
 use crate::geometry::{ConvexView, Shape};
-use crate::math::Pose;
+use crate::math::{Pose, Vec2};
 
 /// Which exact test runs on each convex piece pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,12 +33,18 @@ fn piece_aabb(view: &ConvexView, pose: &Pose) -> Aabb {
     Aabb::from_points_posed(view.vertices, pose).inflated(view.radius)
 }
 
-/// The exact test on one pair of convex pieces.
+/// The exact test on one pair of convex pieces. With no trace asked for, two polygon (or
+/// segment) pieces take SAT's O(n + m) one-sided form (`sat::penetration_sat_climbing`,
+/// the same answer up to rounding); a trace records the general test's every axis with
+/// both intervals, as the lessons show them.
 fn test_pair(test: PairTest, q: &PieceQuery, rec: &mut Recorder) -> PairPenetration {
     match test {
         PairTest::GjkEpa => penetration_gjk_epa(q, rec),
         PairTest::Sat => match penetration_with_circle(q, rec.trace) {
             Some(pen) => pen,
+            None if !rec.tracing() && q.a.radius == 0.0 && q.b.radius == 0.0 => {
+                penetration_sat_climbing(q, q.config.separating_gap(q.scale), rec.work)
+            }
             None => penetration_sat(q, q.config.separating_gap(q.scale), rec),
         },
     }
@@ -99,8 +105,10 @@ pub(crate) fn collide_compound(
 /// thread) so that a world's step tests non-convex pairs without allocating.
 #[derive(Default)]
 pub(super) struct CompoundScratch {
-    /// Every piece's world box, for the all-pairs loop only (empty when the candidates
-    /// came from the piece trees).
+    /// Every piece's world box, for the all-pairs loop and the combine step's box scan
+    /// (empty when the combine step scans the piece trees instead, `from_trees`). With
+    /// candidates from the trees, each is built on first use (`UNBUILT` until then)
+    /// and all of them before the combine step runs.
     pub(super) boxes_a: Vec<Aabb>,
     pub(super) boxes_b: Vec<Aabb>,
     /// Whether the candidate pairs came from the piece trees (`piece_tree_candidates`);
@@ -136,20 +144,29 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
     let (na, nb) = (a.piece_count(), b.piece_count());
     scratch.hits.clear();
     scratch.apart.clear();
-    let from_trees = piece_tree_candidates(q, rec.tracing(), rec.work, &mut scratch.found);
     // The combine step scans the untested pairs through the trees only for many
     // pieces; below that, every piece's world box is cheaper to build and scan.
-    let rings_from_trees = from_trees && na + nb >= RING_TREE_MIN_PIECES;
+    let rings_from_trees = na + nb >= RING_TREE_MIN_PIECES && uses_piece_trees(q, rec.tracing());
     scratch.from_trees = rings_from_trees;
     scratch.boxes_a.clear();
     scratch.boxes_b.clear();
-    if !rings_from_trees {
-        // The all-pairs loop and the combine's box scan compare world boxes; with many
-        // pieces the trees replace them (at 10,000 vertices building every piece's box
-        // alone took ~70 µs a query).
+    // The all-pairs loop and the combine's box scan compare world boxes; with many
+    // pieces the trees replace them (at 10,000 vertices building every piece's box alone
+    // took ~70 µs a query). When the trees give the candidates, the boxes are built as
+    // the candidates need them, and the rest only if the combine step runs: a pair whose
+    // pieces all stay apart (half the pairs of a pile's contact search) never builds the
+    // boxes of pieces far from the other shape.
+    let lazy_boxes = !rings_from_trees && uses_piece_trees(q, rec.tracing());
+    if lazy_boxes {
+        scratch.boxes_a.resize(na, UNBUILT);
+        scratch.boxes_b.resize(nb, UNBUILT);
+    } else if !rings_from_trees {
         scratch.boxes_a.extend((0..na).map(|i| piece_aabb(&a.piece(i), pose_a)));
         scratch.boxes_b.extend((0..nb).map(|j| piece_aabb(&b.piece(j), pose_b)));
     }
+    let boxes = lazy_boxes.then_some((scratch.boxes_a.as_mut_slice(), scratch.boxes_b.as_mut_slice()));
+    let from_trees = piece_tree_candidates(q, rec.tracing(), rec.work, boxes, &mut scratch.found);
+    debug_assert!(from_trees || !rings_from_trees);
     let tree_pairs = scratch.found.len();
     let pair_count = if from_trees { tree_pairs } else { na * nb };
     for k in 0..pair_count {
@@ -182,8 +199,40 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
         [] => Contact::separated(work),
         // Two convex bodies: the pair's answer is exact.
         &[(i, j, pen)] if na == 1 && nb == 1 => contact_from_pair(&q.piece(i, j), pen, work, rec.trace),
-        _ => super::combine::combine(q, work, rec.trace, scratch),
+        _ => {
+            if lazy_boxes {
+                // The combine step scans every piece's box: build the ones still missing.
+                build_missing(&mut scratch.boxes_a, a, pose_a);
+                build_missing(&mut scratch.boxes_b, b, pose_b);
+            }
+            super::combine::combine(q, work, rec.trace, scratch)
+        }
     }
+}
+
+/// A piece's world box not built yet (NaN corners: [`build_missing`] and
+/// [`piece_tree_candidates`] build it on first use; no test ever reads one).
+const UNBUILT: Aabb = Aabb {
+    min: Vec2::NAN,
+    max: Vec2::NAN,
+};
+
+/// Builds the world boxes of `shape`'s pieces still [`UNBUILT`] in `boxes`.
+fn build_missing(boxes: &mut [Aabb], shape: &Shape, pose: &Pose) {
+    for (i, piece_box) in boxes.iter_mut().enumerate() {
+        if piece_box.min.x.is_nan() {
+            *piece_box = piece_aabb(&shape.piece(i), pose);
+        }
+    }
+}
+
+/// Piece `i`'s world box from `boxes`, built there on first use.
+#[inline]
+fn built_box(boxes: &mut [Aabb], i: usize, shape: &Shape, pose: &Pose) -> Aabb {
+    if boxes[i].min.x.is_nan() {
+        boxes[i] = piece_aabb(&shape.piece(i), pose);
+    }
+    boxes[i]
 }
 
 /// From this many pieces in the two shapes together, the combine step finds the
@@ -217,29 +266,57 @@ pub const PIECE_TREE_MIN_PAIRS: usize = 64;
 /// same order. Only the work differs: fewer box tests, and sometimes fewer pair tests.
 /// The world boxes are built only for the candidates, so a query costs nothing per
 /// piece far from the other shape.
-fn piece_tree_candidates(q: &ShapeQuery, tracing: bool, work: &mut Work, found: &mut Vec<(usize, usize)>) -> bool {
+///
+/// `boxes`, when given, holds one world box per piece (A's, B's), each built on first
+/// use ([`UNBUILT`] until then) and kept for the loop and the combine step: a piece met
+/// by several candidates is boxed once.
+fn piece_tree_candidates(
+    q: &ShapeQuery,
+    tracing: bool,
+    work: &mut Work,
+    boxes: Option<(&mut [Aabb], &mut [Aabb])>,
+    found: &mut Vec<(usize, usize)>,
+) -> bool {
     let (a, pose_a, b, pose_b, config) = (q.a, &q.pose_a, q.b, &q.pose_b, q.config);
     found.clear();
+    if !uses_piece_trees(q, tracing) {
+        return false;
+    }
     let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else {
         return false;
     };
+    let margin = config.touch_tolerance * q.scale;
+    work.bv_tests += match boxes {
+        Some((boxes_a, boxes_b)) => {
+            pa.piece_tree()
+                .for_each_overlapping_pair(pose_a, pb.piece_tree(), pose_b, margin, |i, j| {
+                    if built_box(boxes_a, i, a, pose_a).overlaps(&built_box(boxes_b, j, b, pose_b)) {
+                        found.push((i, j));
+                    }
+                })
+        }
+        None => pa
+            .piece_tree()
+            .for_each_overlapping_pair(pose_a, pb.piece_tree(), pose_b, margin, |i, j| {
+                if piece_aabb(&a.piece(i), pose_a).overlaps(&piece_aabb(&b.piece(j), pose_b)) {
+                    found.push((i, j));
+                }
+            }),
+    };
+    found.sort_unstable();
+    true
+}
+
+/// Whether [`piece_tree_candidates`] descends the piece trees for `q` (see there).
+fn uses_piece_trees(q: &ShapeQuery, tracing: bool) -> bool {
+    let (Shape::Polygon(pa), Shape::Polygon(pb)) = (q.a, q.b) else {
+        return false;
+    };
     let pairs = pa.pieces().len() * pb.pieces().len();
-    let wanted = match config.edge_tree {
+    let wanted = match q.config.edge_tree {
         super::EdgeTreePolicy::Always => true,
         super::EdgeTreePolicy::Never => false,
         super::EdgeTreePolicy::Auto { .. } => pairs >= PIECE_TREE_MIN_PAIRS,
     };
-    if !wanted || tracing || !config.cull_by_bounds {
-        return false;
-    }
-    let margin = config.touch_tolerance * q.scale;
-    work.bv_tests += pa
-        .piece_tree()
-        .for_each_overlapping_pair(pose_a, pb.piece_tree(), pose_b, margin, |i, j| {
-            if piece_aabb(&a.piece(i), pose_a).overlaps(&piece_aabb(&b.piece(j), pose_b)) {
-                found.push((i, j));
-            }
-        });
-    found.sort_unstable();
-    true
+    wanted && !tracing && q.config.cull_by_bounds
 }

@@ -342,7 +342,9 @@ pub fn epa(
             if iterations >= config.epa_max_iterations {
                 break (EpaTermination::IterationCap, normal, distance);
             }
-            let support = input.support(normal, work);
+            // The support along the edge's normal lies between the edge's ends on both
+            // shapes: the climb (large views only) starts at the first.
+            let support = input.support_near(normal, &poly.as_slice()[edge], work);
             iterations += 1;
             let gain = support.point.dot(normal) - distance;
             trace::record(trace, || {

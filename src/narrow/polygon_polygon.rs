@@ -38,7 +38,7 @@ use super::compound::PairTest;
 use super::contact::{Contact, ContactPoints, Work};
 use super::gjk_epa::penetration_in_a;
 use super::query::{PieceQuery, Recorder};
-use super::sat::{interval_gap, project_interval};
+use super::sat::{centrally_symmetric, climb_lowest, interval_gap, project_interval, scan_lowest, CLIMB_MIN_VERTICES};
 use super::speculative::SpeculativePoints;
 use crate::bounds::Aabb;
 use crate::geometry::ConvexView;
@@ -146,75 +146,6 @@ fn sat_in_a(pair: &PairInA, stop_at: f32, work: &mut Work) -> (Vec2, f32) {
         return sat_two_sided_in_a(pair, stop_at, work);
     }
     (normal, depth)
-}
-
-/// Whether every edge normal has an opposite one (to a few ulps): true for boxes and for
-/// any centrally symmetric polygon, whose normals come in antiparallel pairs half a turn
-/// apart.
-fn centrally_symmetric(normals: &[Vec2]) -> bool {
-    let n = normals.len();
-    let half = n / 2;
-    n % 2 == 0 && (0..half).all(|i| (normals[i] + normals[i + half]).length_squared() <= 1e-12)
-}
-
-/// From this many vertices on, the deepest vertex of the other shape below an edge is
-/// found by hill climbing from the previous edge's instead of by a scan. Walking a
-/// polygon's edges in order turns their normals counter-clockwise, and the other shape's
-/// vertex farthest against the normal moves forward around its ring with them (rotating
-/// calipers; Shamos 1978, Toussaint, "Solving geometric problems with the rotating
-/// calipers", 1983), so all edges together cost O(n + m) dots instead of O(n·m). A box has
-/// too few vertices for the branches to pay (a scan of 4 is 4 independent dots); an
-/// octagon has enough (measured with `collision-lab bench --families convex`).
-const CLIMB_MIN_VERTICES: usize = 6;
-
-/// The vertex of `vertices` (a convex ring) least along `normal`, by hill climbing from
-/// `start`: forward while the dot falls, else backward while it falls. A convex ring's
-/// dots are unimodal along it, so the first vertex with no lower neighbour is the
-/// lowest (up to rounding between vertices whose dots tie, which are equally low).
-/// Returns (index, dot, dots computed).
-#[inline]
-fn climb_lowest(vertices: &[Vec2], normal: Vec2, start: usize) -> (usize, f32, u32) {
-    let n = vertices.len();
-    let (mut at, mut lowest) = (start, normal.dot(vertices[start]));
-    let mut dots = 1;
-    let mut moved = false;
-    loop {
-        let next = if at + 1 == n { 0 } else { at + 1 };
-        let d = normal.dot(vertices[next]);
-        dots += 1;
-        if d < lowest {
-            (at, lowest, moved) = (next, d, true);
-        } else {
-            break;
-        }
-    }
-    if !moved {
-        loop {
-            let prev = if at == 0 { n - 1 } else { at - 1 };
-            let d = normal.dot(vertices[prev]);
-            dots += 1;
-            if d < lowest {
-                (at, lowest) = (prev, d);
-            } else {
-                break;
-            }
-        }
-    }
-    (at, lowest, dots)
-}
-
-/// The vertex of `vertices` least along `normal`, by a scan (ties to the lowest index).
-/// Returns (index, dot).
-#[inline]
-fn scan_lowest(vertices: &[Vec2], normal: Vec2) -> (usize, f32) {
-    let (mut at, mut lowest) = (0, f32::INFINITY);
-    for (k, v) in vertices.iter().enumerate() {
-        let d = normal.dot(*v);
-        if d < lowest {
-            (at, lowest) = (k, d);
-        }
-    }
-    (at, lowest)
 }
 
 /// The separations of `others` (one shape's vertices) from each edge of the other shape

@@ -11,6 +11,7 @@
 //! A's local frame; B's vertices are projected by turning the *axis* into B's frame
 //! (one rotation per axis) instead of turning B's vertices into A's frame.
 
+use super::contact::Work;
 use super::query::{PieceQuery, Recorder};
 use super::trace::{AxisSource, Owner, SatAxisStep, TraceStep};
 use super::PairPenetration;
@@ -126,6 +127,180 @@ pub(crate) fn penetration_sat(q: &PieceQuery, stop_at: f32, rec: &mut Recorder) 
     }
     PairPenetration {
         normal: pose_a.apply_vector(best_axis),
+        depth: -best_gap,
+    }
+}
+
+/// Whether every edge normal has an opposite one (to a few ulps): true for boxes and for
+/// any centrally symmetric polygon, whose normals come in antiparallel pairs half a turn
+/// apart.
+pub(crate) fn centrally_symmetric(normals: &[Vec2]) -> bool {
+    let n = normals.len();
+    let half = n / 2;
+    n % 2 == 0 && (0..half).all(|i| (normals[i] + normals[i + half]).length_squared() <= 1e-12)
+}
+
+/// From this many vertices on, the deepest vertex of the other shape below an edge is
+/// found by hill climbing from the previous edge's instead of by a scan. Walking a
+/// polygon's edges in order turns their normals counter-clockwise, and the other shape's
+/// vertex farthest against the normal moves forward around its ring with them (rotating
+/// calipers; Shamos 1978, Toussaint, "Solving geometric problems with the rotating
+/// calipers", 1983), so all edges together cost O(n + m) dots instead of O(n·m). A box has
+/// too few vertices for the branches to pay (a scan of 4 is 4 independent dots); an
+/// octagon has enough (measured with `collision-lab bench --families convex`).
+pub(crate) const CLIMB_MIN_VERTICES: usize = 6;
+
+/// The vertex of `vertices` (a convex ring) least along `normal`, by hill climbing from
+/// `start`: forward while the dot falls, else backward while it falls. A convex ring's
+/// dots are unimodal along it, so the first vertex with no lower neighbour is the
+/// lowest (up to rounding between vertices whose dots tie, which are equally low).
+/// Returns (index, dot, dots computed).
+#[inline]
+pub(crate) fn climb_lowest(vertices: &[Vec2], normal: Vec2, start: usize) -> (usize, f32, u32) {
+    let n = vertices.len();
+    let (mut at, mut lowest) = (start, normal.dot(vertices[start]));
+    let mut dots = 1;
+    let mut moved = false;
+    loop {
+        let next = if at + 1 == n { 0 } else { at + 1 };
+        let d = normal.dot(vertices[next]);
+        dots += 1;
+        if d < lowest {
+            (at, lowest, moved) = (next, d, true);
+        } else {
+            break;
+        }
+    }
+    if !moved {
+        loop {
+            let prev = if at == 0 { n - 1 } else { at - 1 };
+            let d = normal.dot(vertices[prev]);
+            dots += 1;
+            if d < lowest {
+                (at, lowest) = (prev, d);
+            } else {
+                break;
+            }
+        }
+    }
+    (at, lowest, dots)
+}
+
+/// The vertex of `vertices` least along `normal`, by a scan (ties to the lowest index).
+/// Returns (index, dot).
+#[inline]
+pub(crate) fn scan_lowest(vertices: &[Vec2], normal: Vec2) -> (usize, f32) {
+    let (mut at, mut lowest) = (0, f32::INFINITY);
+    for (k, v) in vertices.iter().enumerate() {
+        let d = normal.dot(*v);
+        if d < lowest {
+            (at, lowest) = (k, d);
+        }
+    }
+    (at, lowest)
+}
+
+/// The lowest vertex of `vertices` along `direction` for the `k`-th edge of a walk around
+/// the other shape: a plain minimum for small rings (no index, no branch to mispredict),
+/// else a scan for the first edge and hill climbing from the previous edge's vertex
+/// after it (see [`CLIMB_MIN_VERTICES`]). Returns (index, dot, dots computed); the index
+/// is 0 for a plain minimum.
+#[inline]
+fn lowest_for_edge(vertices: &[Vec2], direction: Vec2, k: usize, previous: usize) -> (usize, f32, u32) {
+    let n = vertices.len();
+    if n < CLIMB_MIN_VERTICES {
+        let lowest = vertices.iter().fold(f32::INFINITY, |lowest, v| {
+            let d = direction.dot(*v);
+            if d < lowest {
+                d
+            } else {
+                lowest
+            }
+        });
+        (0, lowest, n as u32)
+    } else if k == 0 {
+        let (at, lowest) = scan_lowest(vertices, direction);
+        (at, lowest, n as u32)
+    } else {
+        climb_lowest(vertices, direction, previous)
+    }
+}
+
+/// [`penetration_sat`]'s answer for two polygon or segment pieces (no radius) when no
+/// trace is asked for, in O(n + m) dot products instead of O((n + m)²), and without
+/// turning B's vertices into A's frame (so a piece pair of a non-convex shape, or a
+/// convex B of any size, costs no buffer).
+///
+/// Box2D's one-sided test (`b2FindMaxSeparation`, manifold.c) over the edge normals of
+/// the Minkowski difference A − B, {n_Ai, −n_Bj}, in A's frame (`xf_ab` = (R, t) places
+/// B there):
+///
+/// ```text
+/// for each edge i of A (normal n, start a_i):          // B's deepest vertex below it
+///     m   = R⁻¹ n                                      // the axis in B's frame
+///     gap = min_j m·b_j + n·t − n·a_i                  // b_j by hill climbing
+/// for each edge j of B (normal m in B's frame, start b_j):
+///     n   = R m                                        // the axis in A's frame
+///     gap = min_i n·a_i − n·(R b_j + t)                // a_i by hill climbing
+/// keep the first largest gap; stop at the first gap above `stop_at`
+/// ```
+///
+/// Walking one shape's edges in order turns their normals counter-clockwise, and the
+/// other shape's deepest vertex moves forward around its ring with them (rotating
+/// calipers; Toussaint 1983), so each walk climbs from the previous edge's vertex and
+/// the whole test costs O(n + m) dots. `polygon_polygon::sat_in_a` explains why the
+/// one-sided directions give the general test's penetration (depth and normal, up to
+/// exactly tied directions), and why, for shapes apart by less than `stop_at` (only
+/// under a positive stop: the speculative margin, or touching counted as intersecting),
+/// the two-sided test must run instead unless both shapes are centrally symmetric; it
+/// does here too ([`penetration_sat`] without its trace). A gap above `stop_at` is a
+/// gap along a real axis, so it bounds the pieces' distance from below just as the
+/// general test's does (the combine step keys apart pairs by it).
+pub(crate) fn penetration_sat_climbing(q: &PieceQuery, stop_at: f32, work: &mut Work) -> PairPenetration {
+    let (a, b, xf_ab) = (&q.a, &q.b, &q.xf_ab);
+    let t_ab = xf_ab.translation;
+    let mut best_gap = f32::NEG_INFINITY;
+    // Best normal so far, A's frame, from A towards B.
+    let mut best_normal = Vec2::X;
+    let mut stopped = false;
+    let mut deepest = 0;
+    for (i, (&n, &a_i)) in a.normals.iter().zip(a.vertices).enumerate() {
+        let (at, lowest_in_b, dots) = lowest_for_edge(b.vertices, xf_ab.apply_inv_vector(n), i, deepest);
+        deepest = at;
+        work.axes_tested += 1;
+        work.vertices_scanned += dots;
+        let gap = lowest_in_b + n.dot(t_ab) - n.dot(a_i);
+        if gap > best_gap {
+            (best_gap, best_normal) = (gap, n);
+            if gap > stop_at {
+                stopped = true;
+                break;
+            }
+        }
+    }
+    if !stopped {
+        deepest = 0;
+        for (j, (&m, &b_j)) in b.normals.iter().zip(b.vertices).enumerate() {
+            let n = xf_ab.apply_vector(m);
+            let (at, lowest_in_a, dots) = lowest_for_edge(a.vertices, n, j, deepest);
+            deepest = at;
+            work.axes_tested += 1;
+            work.vertices_scanned += dots;
+            let gap = lowest_in_a - n.dot(xf_ab.apply_point(b_j));
+            if gap > best_gap {
+                // B's outward normal points from B towards A.
+                (best_gap, best_normal) = (gap, -n);
+                if gap > stop_at {
+                    break;
+                }
+            }
+        }
+    }
+    if best_gap > 0.0 && best_gap <= stop_at && !(centrally_symmetric(a.normals) && centrally_symmetric(b.normals)) {
+        return penetration_sat(q, stop_at, &mut Recorder { work, trace: &mut None });
+    }
+    PairPenetration {
+        normal: q.pose_a.apply_vector(best_normal),
         depth: -best_gap,
     }
 }
