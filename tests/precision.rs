@@ -258,3 +258,48 @@ fn a_shallow_overlap_at_600_m_is_found() {
         }
     }
 }
+
+/// `contacts --exact` judged the narrow phase with an oracle that posed both polygons in
+/// the world frame: two unit squares overlapping by 44.7 mm at (9000, 9000) got an exact
+/// depth of 44.1 mm, and SatDecomposed's right answer read "MTV 1.01x exact". The oracle
+/// now searches in A's frame; its depth is the textbook 1 − d·cos θ of the f32 poses.
+#[test]
+fn regression_exact_depth_far_from_the_origin_was_half_a_millimetre_short() {
+    let square = Shape::Polygon(
+        Polygon::new(&[
+            Vec2::new(-0.5, -0.5),
+            Vec2::new(0.5, -0.5),
+            Vec2::new(0.5, 0.5),
+            Vec2::new(-0.5, 0.5),
+        ])
+        .unwrap(),
+    );
+    let (pose_a, pose_b) = (
+        Pose::new(Vec2::new(9000.3, 9000.7), 0.3),
+        Pose::new(Vec2::new(9001.3, 9000.7), 0.3),
+    );
+    // Both squares turned by 0.3 rad: B sits d along A's x axis turned by −0.3.
+    let d = (pose_b.translation - pose_a.translation).x as f64;
+    let textbook = 1.0 - d * 0.3f64.cos();
+    let exact = collision_lab::narrow::exact::exact_penetration(&square, &pose_a, &square, &pose_b).expect("overlap");
+    assert!(
+        (exact.depth as f64 - textbook).abs() < 2e-5,
+        "exact depth {} against {textbook}",
+        exact.depth
+    );
+    let contact = collide(
+        &square,
+        &pose_a,
+        &square,
+        &pose_b,
+        Algorithm::SatDecomposed,
+        &NarrowConfig::default(),
+        None,
+    );
+    assert!(
+        (contact.depth - exact.depth).abs() < 2e-5,
+        "{} against {}",
+        contact.depth,
+        exact.depth
+    );
+}

@@ -234,13 +234,31 @@ pub enum PenetrationSearch {
 
 /// The search behind [`exact_penetration_within`], telling "no overlap" from "deeper
 /// than `radius`".
+///
+/// The search runs in A's frame (B's pose relative to A computed once, A at the
+/// identity) and turns the normal back: in the world frame, the posed vertices of a
+/// pair 10 km from the origin are rounded to a millimetre, and two 1 m squares
+/// overlapping by 44.7 mm at (9000, 9000) got a depth 0.6 mm short. The tolerance stays
+/// the one of the world poses, so "touching" means what it means to the narrow phase.
 pub fn penetration_search(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, radius: f32) -> PenetrationSearch {
-    use PenetrationSearch::{Deeper, Found, Outside};
     if matches!(a, Shape::Circle(_)) || matches!(b, Shape::Circle(_)) {
-        return Outside;
+        return PenetrationSearch::Outside;
     }
-    let scale = super::query_scale(a, pose_a, b, pose_b);
-    let tol = 16.0 * f32::EPSILON * scale;
+    let tol = 16.0 * f32::EPSILON * super::query_scale(a, pose_a, b, pose_b);
+    match penetration_search_in_a(a, b, &pose_a.inv_mul(pose_b), radius, tol) {
+        PenetrationSearch::Found(p) => PenetrationSearch::Found(ExactPenetration {
+            normal: pose_a.rotation.apply(p.normal),
+            depth: p.depth,
+        }),
+        other => other,
+    }
+}
+
+/// [`penetration_search`] with A at the identity and B at `xf_ab` (B in A's frame);
+/// `tol` (metres) is the "strictly inside" tolerance.
+fn penetration_search_in_a(a: &Shape, b: &Shape, xf_ab: &Pose, radius: f32, tol: f32) -> PenetrationSearch {
+    use PenetrationSearch::{Deeper, Found, Outside};
+    let (pose_a, pose_b) = (&Pose::IDENTITY, xf_ab);
     let pieces_a: Vec<Vec<Vec2>> = (0..a.piece_count())
         .map(|i| world_vertices(&a.piece(i), pose_a))
         .collect();
