@@ -74,6 +74,7 @@ mod continuous;
 mod crowd;
 mod desc;
 mod integrate;
+mod lanes;
 mod manifold;
 mod observe;
 mod profile;

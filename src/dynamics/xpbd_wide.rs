@@ -42,14 +42,11 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
+use super::lanes::{mask, F4, LANES};
 use super::xpbd::{hold_constraint, project_constraint, settle_constraint, SubstepStart, VelocityPass};
-use wide::f32x4;
+use passes::{hold_bundle, project_bundle, settle_bundle};
 
-/// Lanes per bundle.
-const LANES: usize = 4;
-
-/// Four numbers, one per lane; as a mask, all bits set in the lanes where it holds.
-type F4 = f32x4;
+mod passes;
 
 /// `BodyState::turn_by_correction`'s limit of the fast renormalisation (rad).
 const SMALL_RAD: f32 = 0.02;
@@ -128,183 +125,6 @@ pub(crate) struct WideXpbd {
     one_point: Vec<u32>,
 }
 
-/// A mask from a flag per lane.
-#[inline]
-fn mask(flags: [bool; LANES]) -> F4 {
-    F4::new(flags.map(|f| if f { f32::from_bits(u32::MAX) } else { 0.0 }))
-}
-
-/// `x.max(0.0)` as Rust compiles it on x86-64 (`maxss` of 0 and x, then NaN to 0):
-/// x where x ≥ 0 (so −0 stays −0), else 0.
-#[inline]
-fn max_zero(x: F4) -> F4 {
-    x.simd_ge(F4::ZERO).select(x, F4::ZERO)
-}
-
-/// `x.clamp(lo, hi)` as `f32::clamp` computes it: lo if x < lo, then hi if above hi
-/// (a NaN stays NaN).
-#[inline]
-fn clamp(x: F4, lo: F4, hi: F4) -> F4 {
-    let x = x.simd_lt(lo).select(lo, x);
-    x.simd_gt(hi).select(hi, x)
-}
-
-/// `Rot::apply` of the lanes' rotations to (x, y).
-#[inline]
-fn rotate(cos: F4, sin: F4, x: F4, y: F4) -> (F4, F4) {
-    (cos * x - sin * y, sin * x + cos * y)
-}
-
-/// Four bodies in lanes: velocities and the step's deltas.
-#[derive(Clone, Copy)]
-struct BodyLanes {
-    vx: F4,
-    vy: F4,
-    w: F4,
-    dpx: F4,
-    dpy: F4,
-    cos: F4,
-    sin: F4,
-    dtheta: F4,
-}
-
-impl BodyLanes {
-    #[inline]
-    fn gather(states: &[BodyState], slots: &[u32; LANES]) -> BodyLanes {
-        let s = slots.map(|slot| states[slot as usize]);
-        let lanes = |f: fn(&BodyState) -> f32| F4::new([f(&s[0]), f(&s[1]), f(&s[2]), f(&s[3])]);
-        BodyLanes {
-            vx: lanes(|s| s.v.x),
-            vy: lanes(|s| s.v.y),
-            w: lanes(|s| s.w),
-            dpx: lanes(|s| s.dp.x),
-            dpy: lanes(|s| s.dp.y),
-            cos: lanes(|s| s.dq.cos),
-            sin: lanes(|s| s.dq.sin),
-            dtheta: lanes(|s| s.dtheta),
-        }
-    }
-
-    /// Writes the deltas of the first `lanes` lanes whose body can move.
-    #[inline]
-    fn scatter_pose(&self, states: &mut [BodyState], slots: &[u32; LANES], movable: &[bool; LANES], lanes: usize) {
-        let (dpx, dpy) = (self.dpx.to_array(), self.dpy.to_array());
-        let (cos, sin, dtheta) = (self.cos.to_array(), self.sin.to_array(), self.dtheta.to_array());
-        for k in 0..lanes {
-            if movable[k] {
-                let s = &mut states[slots[k] as usize];
-                s.dp.x = dpx[k];
-                s.dp.y = dpy[k];
-                s.dq.cos = cos[k];
-                s.dq.sin = sin[k];
-                s.dtheta = dtheta[k];
-            }
-        }
-    }
-
-    /// Writes the velocities of the first `lanes` lanes whose body can move.
-    #[inline]
-    fn scatter_velocity(&self, states: &mut [BodyState], slots: &[u32; LANES], movable: &[bool; LANES], lanes: usize) {
-        let (vx, vy, w) = (self.vx.to_array(), self.vy.to_array(), self.w.to_array());
-        for k in 0..lanes {
-            if movable[k] {
-                let s = &mut states[slots[k] as usize];
-                s.v.x = vx[k];
-                s.v.y = vy[k];
-                s.w = w[k];
-            }
-        }
-    }
-
-    /// The anchor (x, y) turned with the body (`dq.apply`), and the point it is at
-    /// relative to the body's start (`dp + dq.apply`).
-    #[inline]
-    fn anchor(&self, x: F4, y: F4) -> ((F4, F4), (F4, F4)) {
-        let (rx, ry) = rotate(self.cos, self.sin, x, y);
-        ((rx, ry), (self.dpx + rx, self.dpy + ry))
-    }
-
-    /// `BodyState::turn_by_correction` in the lanes of `apply`: the Newton
-    /// renormalisation below [`SMALL_RAD`], the exact one above it and for a NaN.
-    #[inline]
-    fn turn_by_correction(&mut self, delta_angle: F4, apply: F4) {
-        let c = self.cos - delta_angle * self.sin;
-        let s = self.sin + delta_angle * self.cos;
-        let length_sq = c * c + s * s;
-        let small = delta_angle.abs().simd_lt(F4::splat(SMALL_RAD));
-        let newton = F4::splat(0.5) * (F4::splat(3.0) - length_sq);
-        let exact = F4::ONE / length_sq.sqrt();
-        let inv_len = small.select(newton, exact);
-        self.cos = apply.select(c * inv_len, self.cos);
-        self.sin = apply.select(s * inv_len, self.sin);
-        self.dtheta = apply.select(self.dtheta + delta_angle, self.dtheta);
-    }
-}
-
-/// The lanes' inverse masses.
-#[derive(Clone, Copy)]
-struct Masses {
-    inv_mass_a: F4,
-    inv_inertia_a: F4,
-    inv_mass_b: F4,
-    inv_inertia_b: F4,
-}
-
-impl Masses {
-    /// `constraint::inverse_effective_mass` along (dx, dy) at the turned anchors.
-    #[inline]
-    fn inverse_effective_mass(&self, r_a: (F4, F4), r_b: (F4, F4), dx: F4, dy: F4) -> F4 {
-        let ra = r_a.0 * dy - r_a.1 * dx;
-        let rb = r_b.0 * dy - r_b.1 * dx;
-        self.inv_mass_a + self.inv_mass_b + self.inv_inertia_a * ra * ra + self.inv_inertia_b * rb * rb
-    }
-
-    /// `xpbd::apply_correction` of (cx, cy) in the lanes of `apply`.
-    #[inline]
-    fn apply_correction(
-        &self,
-        a: &mut BodyLanes,
-        b: &mut BodyLanes,
-        (r_a, r_b): ((F4, F4), (F4, F4)),
-        (cx, cy): (F4, F4),
-        apply: F4,
-    ) {
-        a.dpx = apply.select(a.dpx - self.inv_mass_a * cx, a.dpx);
-        a.dpy = apply.select(a.dpy - self.inv_mass_a * cy, a.dpy);
-        a.turn_by_correction(-self.inv_inertia_a * (r_a.0 * cy - r_a.1 * cx), apply);
-        b.dpx = apply.select(b.dpx + self.inv_mass_b * cx, b.dpx);
-        b.dpy = apply.select(b.dpy + self.inv_mass_b * cy, b.dpy);
-        b.turn_by_correction(self.inv_inertia_b * (r_b.0 * cy - r_b.1 * cx), apply);
-    }
-
-    /// `constraint::apply_impulse` of (ix, iy) in the lanes of `apply`.
-    #[inline]
-    fn apply_impulse(
-        &self,
-        a: &mut BodyLanes,
-        b: &mut BodyLanes,
-        (r_a, r_b): ((F4, F4), (F4, F4)),
-        (ix, iy): (F4, F4),
-        apply: F4,
-    ) {
-        a.vx = apply.select(a.vx - self.inv_mass_a * ix, a.vx);
-        a.vy = apply.select(a.vy - self.inv_mass_a * iy, a.vy);
-        a.w = apply.select(a.w - self.inv_inertia_a * (r_a.0 * iy - r_a.1 * ix), a.w);
-        b.vx = apply.select(b.vx + self.inv_mass_b * ix, b.vx);
-        b.vy = apply.select(b.vy + self.inv_mass_b * iy, b.vy);
-        b.w = apply.select(b.w + self.inv_inertia_b * (r_b.0 * iy - r_b.1 * ix), b.w);
-    }
-}
-
-/// `constraint::relative_velocity` of B's anchor point against A's.
-#[inline]
-fn relative_velocity(a: &BodyLanes, b: &BodyLanes, r_a: (F4, F4), r_b: (F4, F4)) -> (F4, F4) {
-    (
-        (b.vx + -b.w * r_b.1) - (a.vx + -a.w * r_a.1),
-        (b.vy + b.w * r_b.0) - (a.vy + a.w * r_a.0),
-    )
-}
-
 /// Whether the passes may hold the body in a lane it shares with other lanes without
 /// writing it back: they leave it bit for bit as it is (see the module docs).
 fn is_fixed(s: &BodyState) -> bool {
@@ -342,6 +162,16 @@ impl WideXpbd {
         bundles.clear();
         singles.clear();
         runs.clear();
+        // Room for the most the constraints can need (each colour may leave a part-full
+        // bundle of each kind): the counts move from step to step, and a step of a
+        // settled world allocates nothing (tests/allocations.rs) once the constraints
+        // have stopped growing.
+        let most = constraints.list.len();
+        bundles.reserve(most / LANES + 2 * COLOURS as usize);
+        singles.reserve(most);
+        runs.reserve(COLOURS as usize);
+        two_points.reserve(most);
+        one_point.reserve(most);
         let states = &states.states[..];
         let starts = &constraints.colour_starts;
         let coloured = starts.last().is_some_and(|&end| end as usize == constraints.list.len());
@@ -472,26 +302,18 @@ impl WideXpbd {
 }
 
 /// The bundle of up to four constraints `indices` (each of one or two points, its bodies
-/// movable or fixed).
+/// movable or fixed), written lane by lane into a default bundle: a missing point's
+/// lanes stay zero and not `live`, an unused lane holds lane 0's bodies.
 fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -> Bundle {
     let mut bundle = Bundle {
         lanes: indices.len() as u8,
         ..Bundle::default()
     };
-    let mut inv_mass_a = [0.0; LANES];
-    let mut inv_inertia_a = [0.0; LANES];
-    let mut inv_mass_b = [0.0; LANES];
-    let mut inv_inertia_b = [0.0; LANES];
-    let mut forces_a = [false; LANES];
-    let mut forces_b = [false; LANES];
-    let mut friction = [0.0; LANES];
-    let mut restitution = [0.0; LANES];
-    // Per point slot, per lane: the point, if the lane has it.
-    let mut point = [[None::<ConstraintPoint>; LANES]; 2];
     let first: &Constraint = &constraints.list[indices[0] as usize];
+    let (mut forces_a, mut forces_b) = ([false; LANES], [false; LANES]);
+    let mut flags = [[[false; LANES]; 3]; 2]; // per point: live, deep, slipped
     for lane in 0..LANES {
         let Some(&index) = indices.get(lane) else {
-            // An unused lane: lane 0's bodies, no points, never scattered.
             bundle.a[lane] = first.a;
             bundle.b[lane] = first.b;
             continue;
@@ -503,229 +325,51 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
         bundle.b[lane] = c.b;
         bundle.movable_a[lane] = is_movable(sa);
         bundle.movable_b[lane] = is_movable(sb);
-        inv_mass_a[lane] = sa.inv_mass;
-        inv_inertia_a[lane] = sa.inv_inertia;
-        inv_mass_b[lane] = sb.inv_mass;
-        inv_inertia_b[lane] = sb.inv_inertia;
+        let set = |lanes: &mut F4, value: f32| lanes.as_mut_array()[lane] = value;
+        set(&mut bundle.inv_mass_a, sa.inv_mass);
+        set(&mut bundle.inv_inertia_a, sa.inv_inertia);
+        set(&mut bundle.inv_mass_b, sb.inv_mass);
+        set(&mut bundle.inv_inertia_b, sb.inv_inertia);
+        set(&mut bundle.friction, c.friction);
+        set(&mut bundle.restitution, c.restitution);
         forces_a[lane] = sa.moves_by_forces;
         forces_b[lane] = sb.moves_by_forces;
-        friction[lane] = c.friction;
-        restitution[lane] = c.restitution;
         let points = constraints.points_of(c);
         bundle.points = bundle.points.max(points.len() as u8);
-        for (k, slot) in point.iter_mut().enumerate() {
-            slot[lane] = points.get(k).copied();
+        for ((lanes, p), flags) in bundle.point.iter_mut().zip(points).zip(&mut flags) {
+            [flags[0][lane], flags[1][lane], flags[2][lane]] = [true, p.deep, p.slipped];
+            let fields = [
+                (&mut lanes.normal_x, p.normal.x),
+                (&mut lanes.normal_y, p.normal.y),
+                (&mut lanes.anchor_a_x, p.anchor_a.x),
+                (&mut lanes.anchor_a_y, p.anchor_a.y),
+                (&mut lanes.anchor_b_x, p.anchor_b.x),
+                (&mut lanes.anchor_b_y, p.anchor_b.y),
+                (&mut lanes.base_separation, p.base_separation),
+                (&mut lanes.start_overlap, p.start_overlap),
+                (&mut lanes.stick_anchor_a_x, p.stick_anchor_a.x),
+                (&mut lanes.stick_anchor_a_y, p.stick_anchor_a.y),
+                (&mut lanes.stick_anchor_b_x, p.stick_anchor_b.x),
+                (&mut lanes.stick_anchor_b_y, p.stick_anchor_b.y),
+                (&mut lanes.stick_gap_x, p.stick_gap.x),
+                (&mut lanes.stick_gap_y, p.stick_gap.y),
+                (&mut lanes.normal_impulse, p.normal_impulse),
+                (&mut lanes.tangent_impulse, p.tangent_impulse),
+                (&mut lanes.velocity_normal_impulse, p.velocity_normal_impulse),
+                (&mut lanes.relative_velocity, p.relative_velocity),
+            ];
+            for (lanes, value) in fields {
+                set(lanes, value);
+            }
         }
     }
-    bundle.inv_mass_a = F4::new(inv_mass_a);
-    bundle.inv_inertia_a = F4::new(inv_inertia_a);
-    bundle.inv_mass_b = F4::new(inv_mass_b);
-    bundle.inv_inertia_b = F4::new(inv_inertia_b);
     bundle.forces_a = mask(forces_a);
     bundle.forces_b = mask(forces_b);
-    bundle.friction = F4::new(friction);
-    bundle.restitution = F4::new(restitution);
-    for (lanes, points) in bundle.point.iter_mut().zip(&point) {
-        // A missing point's lanes hold a default point; `live` keeps it from acting.
-        let p = points.map(|p| p.unwrap_or_default());
-        let f = |get: fn(&ConstraintPoint) -> f32| F4::new(p.map(|p| get(&p)));
-        *lanes = PointLanes {
-            live: mask(points.map(|p| p.is_some())),
-            normal_x: f(|p| p.normal.x),
-            normal_y: f(|p| p.normal.y),
-            anchor_a_x: f(|p| p.anchor_a.x),
-            anchor_a_y: f(|p| p.anchor_a.y),
-            anchor_b_x: f(|p| p.anchor_b.x),
-            anchor_b_y: f(|p| p.anchor_b.y),
-            base_separation: f(|p| p.base_separation),
-            start_overlap: f(|p| p.start_overlap),
-            deep: mask(p.map(|p| p.deep)),
-            stick_anchor_a_x: f(|p| p.stick_anchor_a.x),
-            stick_anchor_a_y: f(|p| p.stick_anchor_a.y),
-            stick_anchor_b_x: f(|p| p.stick_anchor_b.x),
-            stick_anchor_b_y: f(|p| p.stick_anchor_b.y),
-            stick_gap_x: f(|p| p.stick_gap.x),
-            stick_gap_y: f(|p| p.stick_gap.y),
-            normal_impulse: f(|p| p.normal_impulse),
-            tangent_impulse: f(|p| p.tangent_impulse),
-            velocity_normal_impulse: f(|p| p.velocity_normal_impulse),
-            relative_velocity: f(|p| p.relative_velocity),
-            slipped: mask(p.map(|p| p.slipped)),
-        };
+    for (lanes, [live, deep, slipped]) in bundle.point.iter_mut().zip(flags) {
+        (lanes.live, lanes.deep, lanes.slipped) = (mask(live), mask(deep), mask(slipped));
     }
     bundle
 }
 
-impl Bundle {
-    #[inline]
-    fn masses(&self) -> Masses {
-        Masses {
-            inv_mass_a: self.inv_mass_a,
-            inv_inertia_a: self.inv_inertia_a,
-            inv_mass_b: self.inv_mass_b,
-            inv_inertia_b: self.inv_inertia_b,
-        }
-    }
-}
-
-/// `xpbd::project_constraint`, four constraints at once.
-#[inline]
-fn project_bundle(
-    states: &mut [BodyState],
-    bundle: &mut Bundle,
-    slop: f32,
-    shed_so_far: f32,
-    start: Option<SubstepStart>,
-) {
-    let mut a = BodyLanes::gather(states, &bundle.a);
-    let mut b = BodyLanes::gather(states, &bundle.b);
-    let m = bundle.masses();
-    let count = bundle.points as usize;
-    if let Some(start) = start {
-        begin_bundle(&a, &b, bundle, start);
-    }
-    let (slop, shed_so_far) = (F4::splat(slop), F4::splat(shed_so_far));
-    for p in &mut bundle.point[..count] {
-        let tolerated = p.deep.select(p.start_overlap, max_zero(p.start_overlap - shed_so_far));
-        let (r_a, pa) = a.anchor(p.anchor_a_x, p.anchor_a_y);
-        let (r_b, pb) = b.anchor(p.anchor_b_x, p.anchor_b_y);
-        let (nx, ny) = (p.normal_x, p.normal_y);
-        let separation = (pb.0 - pa.0) * nx + (pb.1 - pa.1) * ny + p.base_separation;
-        let violation = separation + slop + tolerated;
-        let w = m.inverse_effective_mass(r_a, r_b, nx, ny);
-        let delta = -violation / w;
-        // Skipped: apart or within the slop, no mass to move, or a non-finite
-        // correction (never spread to the other body).
-        let apply = p.live & violation.simd_lt(F4::ZERO) & w.simd_gt(F4::ZERO) & delta.is_finite();
-        if !apply.any() {
-            continue;
-        }
-        p.normal_impulse = apply.select(p.normal_impulse + delta, p.normal_impulse);
-        m.apply_correction(&mut a, &mut b, (r_a, r_b), (delta * nx, delta * ny), apply);
-    }
-    let lanes = bundle.lanes as usize;
-    a.scatter_pose(states, &bundle.a, &bundle.movable_a, lanes);
-    b.scatter_pose(states, &bundle.b, &bundle.movable_b, lanes);
-}
-
-/// `SubstepStart::begin`, four constraints at once: the relative normal velocity before
-/// gravity's share of the substep, and the substep's impulses from zero.
-#[inline]
-fn begin_bundle(a: &BodyLanes, b: &BodyLanes, bundle: &mut Bundle, start: SubstepStart) {
-    let (gx, gy) = (F4::splat(start.gravity_dv.x), F4::splat(start.gravity_dv.y));
-    let before = |s: &BodyLanes, forces: F4| BodyLanes {
-        vx: forces.select(s.vx - gx, s.vx),
-        vy: forces.select(s.vy - gy, s.vy),
-        ..*s
-    };
-    let (a, b) = (before(a, bundle.forces_a), before(b, bundle.forces_b));
-    let count = bundle.points as usize;
-    for p in &mut bundle.point[..count] {
-        let (r_a, _) = a.anchor(p.anchor_a_x, p.anchor_a_y);
-        let (r_b, _) = b.anchor(p.anchor_b_x, p.anchor_b_y);
-        let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
-        p.relative_velocity = vx * p.normal_x + vy * p.normal_y;
-        p.normal_impulse = F4::ZERO;
-        p.tangent_impulse = F4::ZERO;
-        p.velocity_normal_impulse = F4::ZERO;
-    }
-}
-
-/// `xpbd::hold_constraint`, four constraints at once.
-#[inline]
-fn hold_bundle(states: &mut [BodyState], bundle: &mut Bundle) {
-    let mut a = BodyLanes::gather(states, &bundle.a);
-    let mut b = BodyLanes::gather(states, &bundle.b);
-    let m = bundle.masses();
-    let count = bundle.points as usize;
-    let friction = bundle.friction;
-    for p in &mut bundle.point[..count] {
-        // A point that did not push this substep holds nothing (a NaN impulse goes on
-        // to the NaN checks, as in the scalar pass).
-        let pushed = p.live & !p.normal_impulse.simd_le(F4::ZERO);
-        if !pushed.any() {
-            continue;
-        }
-        let (r_a, _) = a.anchor(p.anchor_a_x, p.anchor_a_y);
-        let (r_b, _) = b.anchor(p.anchor_b_x, p.anchor_b_y);
-        // `ConstraintPoint::stick_drift`.
-        let (_, stick_a) = a.anchor(p.stick_anchor_a_x, p.stick_anchor_a_y);
-        let (_, stick_b) = b.anchor(p.stick_anchor_b_x, p.stick_anchor_b_y);
-        let moved_b = (stick_b.0 - p.stick_anchor_b_x, stick_b.1 - p.stick_anchor_b_y);
-        let moved_a = (stick_a.0 - p.stick_anchor_a_x, stick_a.1 - p.stick_anchor_a_y);
-        let drift_x = p.stick_gap_x + moved_b.0 - moved_a.0;
-        let drift_y = p.stick_gap_y + moved_b.1 - moved_a.1;
-        let (tx, ty) = (p.normal_y, -p.normal_x);
-        let along = drift_x * tx + drift_y * ty;
-        let w_t = m.inverse_effective_mass(r_a, r_b, tx, ty);
-        let cone = friction * p.normal_impulse;
-        let active = pushed & along.simd_ne(F4::ZERO) & w_t.simd_gt(F4::ZERO) & !cone.is_nan();
-        let wanted = p.tangent_impulse - along / w_t;
-        let total = clamp(wanted, -cone, cone);
-        // Clamped: it sticks again where it is next step.
-        p.slipped = (active & total.simd_ne(wanted)) | p.slipped;
-        let apply = active & total.is_finite();
-        let delta_t = total - p.tangent_impulse;
-        p.tangent_impulse = apply.select(total, p.tangent_impulse);
-        m.apply_correction(&mut a, &mut b, (r_a, r_b), (delta_t * tx, delta_t * ty), apply);
-    }
-    let lanes = bundle.lanes as usize;
-    a.scatter_pose(states, &bundle.a, &bundle.movable_a, lanes);
-    b.scatter_pose(states, &bundle.b, &bundle.movable_b, lanes);
-}
-
-/// `xpbd::settle_constraint`, four constraints at once.
-#[inline]
-fn settle_bundle(states: &mut [BodyState], bundle: &mut Bundle, settings: &VelocityPass, with_friction: bool) {
-    let mut a = BodyLanes::gather(states, &bundle.a);
-    let mut b = BodyLanes::gather(states, &bundle.b);
-    let m = bundle.masses();
-    let count = bundle.points as usize;
-    let (friction, restitution) = (bundle.friction, bundle.restitution);
-    let threshold = -F4::splat(settings.restitution_threshold);
-    let inv_h = F4::splat(settings.inv_h);
-    for p in &mut bundle.point[..count] {
-        // Pushed this substep: an equality; else touching (only may not approach) or
-        // apart (skipped).
-        let pushed = p.normal_impulse.simd_gt(F4::ZERO);
-        let (r_a, pa) = a.anchor(p.anchor_a_x, p.anchor_a_y);
-        let (r_b, pb) = b.anchor(p.anchor_b_x, p.anchor_b_y);
-        let (nx, ny) = (p.normal_x, p.normal_y);
-        let separation = (pb.0 - pa.0) * nx + (pb.1 - pa.1) * ny + p.base_separation;
-        let acts = p.live & (pushed | !separation.simd_gt(F4::ZERO));
-        if !acts.any() {
-            continue;
-        }
-        let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
-        let vn = vx * nx + vy * ny;
-        let bounce = pushed & p.relative_velocity.simd_lt(threshold);
-        let target = bounce.select(-restitution * p.relative_velocity, F4::ZERO);
-        let w_n = m.inverse_effective_mass(r_a, r_b, nx, ny);
-        let before = p.velocity_normal_impulse;
-        let wanted = before + (target - vn) / w_n;
-        let total = pushed.select(wanted, max_zero(wanted));
-        let apply = acts & w_n.simd_gt(F4::ZERO) & total.is_finite();
-        p.velocity_normal_impulse = apply.select(total, before);
-        let impulse = total - before;
-        m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * nx, impulse * ny), apply);
-        if !with_friction {
-            continue;
-        }
-        let (tx, ty) = (ny, -nx);
-        let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
-        let vt = vx * tx + vy * ty;
-        let w_t = m.inverse_effective_mass(r_a, r_b, tx, ty);
-        let cone = friction * (p.normal_impulse * inv_h + max_zero(p.velocity_normal_impulse));
-        let limit = max_zero(cone - p.tangent_impulse.abs() * inv_h);
-        let impulse = clamp(-vt / w_t, -limit, limit);
-        let apply = acts & vt.simd_ne(F4::ZERO) & w_t.simd_gt(F4::ZERO) & impulse.is_finite();
-        m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * tx, impulse * ty), apply);
-    }
-    let lanes = bundle.lanes as usize;
-    a.scatter_velocity(states, &bundle.a, &bundle.movable_a, lanes);
-    b.scatter_velocity(states, &bundle.b, &bundle.movable_b, lanes);
-}
-
 #[cfg(test)]
-#[path = "xpbd_wide_tests.rs"]
 mod tests;
