@@ -57,7 +57,8 @@ impl BodyLanes {
     }
 
     /// Writes the velocities of the first `lanes` lanes whose body is `movable` (the
-    /// others may hold a body that other lanes hold too, or none).
+    /// others may hold a body that other lanes hold too, or none). Lane by lane: as a
+    /// transpose of (vx, vy, ω, dpx) it took more instructions.
     #[inline]
     pub fn scatter_velocity(
         &self,
@@ -75,16 +76,17 @@ impl BodyLanes {
         }
     }
 
-    /// Writes the deltas of the first `lanes` lanes whose body is `movable`.
+    /// Writes the deltas of the first `lanes` lanes whose body is `movable`: dpx, and
+    /// the group (dpy, cos, sin, dθ) whole.
     #[inline]
     pub fn scatter_pose(&self, states: &mut [BodyState], slots: &[u32; LANES], movable: &[bool; LANES], lanes: usize) {
-        let (dpx, dpy) = (self.dpx.to_array(), self.dpy.to_array());
-        let (cos, sin, dtheta) = (self.cos.to_array(), self.sin.to_array(), self.dtheta.to_array());
+        let dpx = self.dpx.to_array();
+        let high = F4::transpose([self.dpy, self.cos, self.sin, self.dtheta]);
         for k in 0..lanes {
             if movable[k] {
                 let s = &mut states[slots[k] as usize];
-                (s.dp.x, s.dp.y) = (dpx[k], dpy[k]);
-                (s.dq.cos, s.dq.sin, s.dtheta) = (cos[k], sin[k], dtheta[k]);
+                s.dp.x = dpx[k];
+                [s.dp.y, s.dq.cos, s.dq.sin, s.dtheta] = high[k].to_array();
             }
         }
     }
