@@ -1,7 +1,7 @@
 //! The position-based passes on one bundle of four constraints (`xpbd_wide.rs`): the
 //! scalar passes' arithmetic (`xpbd.rs`) lane by lane, in the same order and
-//! association, with each branch a mask and each skipped update a select of the old
-//! value.
+//! association, with each branch a mask and each skipped update the old value (a
+//! select, or the subtraction of +0, which leaves a number as it is).
 
 use super::super::body_state::BodyState;
 use super::super::lanes::{BodyLanes, F4};
@@ -23,6 +23,23 @@ fn max_zero(x: F4) -> F4 {
 fn clamp(x: F4, lo: F4, hi: F4) -> F4 {
     let x = x.simd_lt(lo).select(lo, x);
     x.simd_gt(hi).select(hi, x)
+}
+
+/// `x − y` in the lanes of `apply`, x in the others, without a select: a lane that
+/// applies nothing subtracts +0, which leaves every number as it is (−0 − +0 is −0;
+/// adding a zero would not: −0 + +0 is +0).
+#[inline]
+fn minus_where(x: F4, y: F4, apply: F4) -> F4 {
+    x - (apply & y)
+}
+
+/// `x + y` in the lanes of `apply`, x in the others, as x − (−y): IEEE 754 defines
+/// x − z as x + (−z), so it is the same number, and a lane that applies nothing
+/// subtracts +0 ([`minus_where`]). (Only a NaN y would come out otherwise, its sign
+/// flipped; the passes apply finite corrections.)
+#[inline]
+fn plus_where(x: F4, y: F4, apply: F4) -> F4 {
+    x - (apply & -y)
 }
 
 /// `Rot::apply` of the lanes' rotations to (x, y).
@@ -54,7 +71,7 @@ impl BodyLanes {
         let inv_len = small.select(newton, exact);
         self.cos = apply.select(c * inv_len, self.cos);
         self.sin = apply.select(s * inv_len, self.sin);
-        self.dtheta = apply.select(self.dtheta + delta_angle, self.dtheta);
+        self.dtheta = plus_where(self.dtheta, delta_angle, apply);
     }
 }
 
@@ -86,11 +103,11 @@ impl Masses {
         (cx, cy): (F4, F4),
         apply: F4,
     ) {
-        a.dpx = apply.select(a.dpx - self.inv_mass_a * cx, a.dpx);
-        a.dpy = apply.select(a.dpy - self.inv_mass_a * cy, a.dpy);
+        a.dpx = minus_where(a.dpx, self.inv_mass_a * cx, apply);
+        a.dpy = minus_where(a.dpy, self.inv_mass_a * cy, apply);
         a.turn_by_correction(-self.inv_inertia_a * (r_a.0 * cy - r_a.1 * cx), apply);
-        b.dpx = apply.select(b.dpx + self.inv_mass_b * cx, b.dpx);
-        b.dpy = apply.select(b.dpy + self.inv_mass_b * cy, b.dpy);
+        b.dpx = plus_where(b.dpx, self.inv_mass_b * cx, apply);
+        b.dpy = plus_where(b.dpy, self.inv_mass_b * cy, apply);
         b.turn_by_correction(self.inv_inertia_b * (r_b.0 * cy - r_b.1 * cx), apply);
     }
 
@@ -104,12 +121,12 @@ impl Masses {
         (ix, iy): (F4, F4),
         apply: F4,
     ) {
-        a.vx = apply.select(a.vx - self.inv_mass_a * ix, a.vx);
-        a.vy = apply.select(a.vy - self.inv_mass_a * iy, a.vy);
-        a.w = apply.select(a.w - self.inv_inertia_a * (r_a.0 * iy - r_a.1 * ix), a.w);
-        b.vx = apply.select(b.vx + self.inv_mass_b * ix, b.vx);
-        b.vy = apply.select(b.vy + self.inv_mass_b * iy, b.vy);
-        b.w = apply.select(b.w + self.inv_inertia_b * (r_b.0 * iy - r_b.1 * ix), b.w);
+        a.vx = minus_where(a.vx, self.inv_mass_a * ix, apply);
+        a.vy = minus_where(a.vy, self.inv_mass_a * iy, apply);
+        a.w = minus_where(a.w, self.inv_inertia_a * (r_a.0 * iy - r_a.1 * ix), apply);
+        b.vx = plus_where(b.vx, self.inv_mass_b * ix, apply);
+        b.vy = plus_where(b.vy, self.inv_mass_b * iy, apply);
+        b.w = plus_where(b.w, self.inv_inertia_b * (r_b.0 * iy - r_b.1 * ix), apply);
     }
 }
 
@@ -166,7 +183,7 @@ pub(super) fn project_bundle(
         if !apply.any() {
             continue;
         }
-        p.normal_impulse = apply.select(p.normal_impulse + delta, p.normal_impulse);
+        p.normal_impulse = plus_where(p.normal_impulse, delta, apply);
         m.apply_correction(&mut a, &mut b, (r_a, r_b), (delta * nx, delta * ny), apply);
     }
     let lanes = bundle.lanes as usize;
