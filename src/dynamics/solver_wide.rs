@@ -13,8 +13,8 @@
 //!                       whole last colour (whose constraints may share bodies), stay
 //!                       one at a time
 //! each pass             per colour: per bundle, gather the eight bodies' velocities
-//!                       and deltas into lanes, run the chain, scatter the velocities;
-//!                       then the colour's single constraints
+//!                       and deltas into lanes (`lanes.rs`), run the chain, scatter the
+//!                       velocities; then the colour's single constraints
 //! write back            the accumulated impulses into the constraints
 //! ```
 //!

@@ -88,7 +88,7 @@ fn apply_correction(a: &mut BodyState, b: &mut BodyState, r_a: Vec2, r_b: Vec2, 
 ///
 /// The passes run four constraints at once (`xpbd_wide.rs`), colour by colour; the
 /// answer is the same, bit for bit, as one constraint after another in colour order
-/// ([`solve_positions`], [`solve_static_friction`], [`solve_velocities`]): the
+/// (`solve_positions`, `solve_static_friction`, `solve_velocities`): the
 /// constraints of a colour share no body that moves.
 pub(crate) fn solve_step(
     states: &mut BodyStates,
@@ -227,7 +227,7 @@ pub(super) fn solve_positions(
     }
 }
 
-/// [`solve_positions`] for one constraint (the wide passes' constraints of more than
+/// `solve_positions` for one constraint (the wide passes' constraints of more than
 /// two points, and those of the colour whose constraints may share bodies).
 #[inline]
 pub(super) fn project_constraint(
@@ -306,7 +306,7 @@ pub(super) fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Con
 ///   stick (`contacts.rs`, carried over from step to step by feature id), not since
 ///   the start of the substep: whatever one substep or step leaves uncorrected is
 ///   pulled back later instead of being forgotten — at the start of the next step,
-///   without giving velocity ([`pull_back_old_drift`]). Measured since the substep,
+///   without giving velocity (`pull_back_old_drift`). Measured since the substep,
 ///   then since the step, the pyramid's top box crept 3.6 cm in nine seconds; measured
 ///   from the stick points, it moves 6 mm, all in the first second;
 /// - beyond the cone the correction is clamped, not dropped (the paper applies it only
@@ -327,7 +327,7 @@ pub(super) fn solve_static_friction(states: &mut BodyStates, constraints: &mut C
     }
 }
 
-/// [`solve_static_friction`] for one constraint.
+/// `solve_static_friction` for one constraint.
 #[inline]
 pub(super) fn hold_constraint(states: &mut [BodyState], c: &Constraint, points: &mut [ConstraintPoint]) {
     let (ia, ib) = (c.a as usize, c.b as usize);
@@ -380,7 +380,7 @@ pub(super) fn solve_velocities(
     }
 }
 
-/// [`solve_velocities`] for one constraint.
+/// `solve_velocities` for one constraint.
 #[inline]
 pub(super) fn settle_constraint(
     states: &mut [BodyState],
