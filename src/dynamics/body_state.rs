@@ -19,7 +19,11 @@ use super::body::BodySet;
 use crate::math::{Rot, Vec2};
 
 /// One body during a step.
+///
+/// In declaration order (`repr(C)`): the wide passes load the first eight numbers as two
+/// groups of four (`lanes.rs`).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub(crate) struct BodyState {
     /// Linear velocity of the centre of mass (m/s).
     pub v: Vec2,

@@ -42,6 +42,8 @@
 //!   contacts (Catto 2005, Box2D v3) — [`Resolution::Impulses`];
 //! - `xpbd.rs`: position-based contact resolution (Müller et al. 2020) —
 //!   [`Resolution::Projection`];
+//! - `xpbd_wide.rs`: its passes four constraints at once, colour by colour, with the
+//!   same answer bit for bit (as `solver_wide.rs` does for the impulse solver);
 //! - `projection.rs`: the papers' literal projection, (1 + e)·λ —
 //!   [`Resolution::LiteralProjection`];
 //! - `observe.rs`: [`StepObserver`], called from inside [`World::step_observed`] after
@@ -72,6 +74,7 @@ mod continuous;
 mod crowd;
 mod desc;
 mod integrate;
+mod lanes;
 mod manifold;
 mod observe;
 mod profile;
@@ -84,6 +87,7 @@ mod solver;
 mod solver_wide;
 mod world;
 mod xpbd;
+mod xpbd_wide;
 
 pub use body::{Body, BodyHandle, BodySet};
 pub use clock::{

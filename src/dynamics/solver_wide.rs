@@ -13,8 +13,8 @@
 //!                       whole last colour (whose constraints may share bodies), stay
 //!                       one at a time
 //! each pass             per colour: per bundle, gather the eight bodies' velocities
-//!                       and deltas into lanes, run the chain, scatter the velocities;
-//!                       then the colour's single constraints
+//!                       and deltas into lanes (`lanes.rs`), run the chain, scatter the
+//!                       velocities; then the colour's single constraints
 //! write back            the accumulated impulses into the constraints
 //! ```
 //!
@@ -33,14 +33,8 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
+use super::lanes::{BodyLanes, F4, LANES};
 use super::solver::{solve_constraint, warm_start_constraint, StepTuning};
-use wide::f32x4;
-
-/// Lanes per bundle.
-const LANES: usize = 4;
-
-/// Four numbers, one per lane.
-type F4 = f32x4;
 
 /// One point of four constraints, each field one lane per constraint (the fields of
 /// [`ConstraintPoint`] the passes read and write).
@@ -111,48 +105,6 @@ pub(crate) struct WideContacts {
     /// A colour's constraints by point count while it is bundled.
     two_points: Vec<u32>,
     one_point: Vec<u32>,
-}
-
-/// Two bodies' velocities and step deltas, one lane per constraint.
-struct BodyLanes {
-    vx: F4,
-    vy: F4,
-    w: F4,
-    dpx: F4,
-    dpy: F4,
-    cos: F4,
-    sin: F4,
-}
-
-impl BodyLanes {
-    #[inline]
-    fn gather(states: &[BodyState], slots: &[u32; LANES]) -> BodyLanes {
-        let s = slots.map(|slot| states[slot as usize]);
-        let lanes = |f: fn(&BodyState) -> f32| F4::new([f(&s[0]), f(&s[1]), f(&s[2]), f(&s[3])]);
-        BodyLanes {
-            vx: lanes(|s| s.v.x),
-            vy: lanes(|s| s.v.y),
-            w: lanes(|s| s.w),
-            dpx: lanes(|s| s.dp.x),
-            dpy: lanes(|s| s.dp.y),
-            cos: lanes(|s| s.dq.cos),
-            sin: lanes(|s| s.dq.sin),
-        }
-    }
-
-    /// Writes the velocities of the first `lanes` lanes whose body can move.
-    #[inline]
-    fn scatter(&self, states: &mut [BodyState], slots: &[u32; LANES], movable: &[bool; LANES], lanes: usize) {
-        let (vx, vy, w) = (self.vx.to_array(), self.vy.to_array(), self.w.to_array());
-        for k in 0..lanes {
-            if movable[k] {
-                let s = &mut states[slots[k] as usize];
-                s.v.x = vx[k];
-                s.v.y = vy[k];
-                s.w = w[k];
-            }
-        }
-    }
 }
 
 /// The relative speed along (dx, dy) of B's anchor point against A's, from the angular
@@ -370,8 +322,8 @@ fn warm_start_bundle(states: &mut [BodyState], bundle: &Bundle) {
         apply_impulse_along(m, &mut a, &mut b, ny, -nx, p.cross_ta, p.cross_tb, p.tangent_impulse);
     }
     let lanes = bundle.lanes as usize;
-    a.scatter(states, &bundle.a, &bundle.movable_a, lanes);
-    b.scatter(states, &bundle.b, &bundle.movable_b, lanes);
+    a.scatter_velocity(states, &bundle.a, &bundle.movable_a, lanes);
+    b.scatter_velocity(states, &bundle.b, &bundle.movable_b, lanes);
 }
 
 /// `solver::solve_constraint`, four constraints at once: the same expressions lane by
@@ -435,8 +387,8 @@ fn solve_bundle(states: &mut [BodyState], bundle: &mut Bundle, t: &StepTuning, u
         apply_impulse_along(&m, &mut a, &mut b, tx, ty, p.cross_ta, p.cross_tb, applied);
     }
     let lanes = bundle.lanes as usize;
-    a.scatter(states, &bundle.a, &bundle.movable_a, lanes);
-    b.scatter(states, &bundle.b, &bundle.movable_b, lanes);
+    a.scatter_velocity(states, &bundle.a, &bundle.movable_a, lanes);
+    b.scatter_velocity(states, &bundle.b, &bundle.movable_b, lanes);
 }
 
 #[cfg(test)]

@@ -1,0 +1,375 @@
+//! The position-based solver's passes (`xpbd.rs`), four constraints at once.
+//!
+//! Each pass of XPBD (Müller et al. 2020) goes through the constraints one after
+//! another, and each constraint is a short chain of dependent operations on its two
+//! bodies. The constraints of one colour (`constraint.rs`, `ColourScratch::place`) share
+//! no body that can move, so four of them can go through the same chain side by side,
+//! one per lane of a SIMD register: what `solver_wide.rs` does for the impulse solver,
+//! after Catto's wide contact solver in Box2D v3 ("Solver2D", 2024).
+//!
+//! ```text
+//! build (once a step)   per colour: its constraints of at most two points whose bodies
+//!                       either move or are fixed (below), in bundles of four; the rest,
+//!                       and the whole last colour (whose constraints may share bodies),
+//!                       stay one at a time (`xpbd::project_constraint` and its siblings)
+//! each pass             per colour: per bundle, gather the eight bodies into lanes, run
+//!                       the scalar pass's arithmetic on every lane with its branches as
+//!                       masks, scatter the bodies that can move; then the colour's
+//!                       single constraints
+//! write back            the points' impulses and flags into the constraints (after every
+//!                       pass when an observer watches, else once at the end)
+//! ```
+//!
+//! **The same answer, bit for bit.** Every lane computes the expressions of the scalar
+//! pass in the same order and association (Rust does not contract a·b + c into a fused
+//! multiply-add, and the SIMD square root and division are correctly rounded, as the
+//! scalar ones are). A branch that skips work becomes a mask, and a masked lane keeps its
+//! old value by a select, never by adding zero (−0 + 0 is +0: adding a zero would change
+//! a sign bit the scalar pass leaves alone). Maxima with zero are written as selects
+//! that give what the scalar `x.max(0.0)` gives on x86-64, NaN to zero and −0 kept, and
+//! clamps as the two comparisons `f32::clamp` makes. A unit test compares the two on
+//! random constraints, bit for bit; the world's state hashes did not change.
+//!
+//! **Which bodies may share lanes.** A body that can move (`inv_mass` or `inv_inertia`
+//! above zero) is in at most one constraint of a colour, so it is in one lane and
+//! scattered back. A body that cannot move may be in several lanes, so it is never
+//! scattered; that is only exact when the passes leave it unchanged, which the scalar
+//! passes do for a *fixed* body: not moving, at the start pose (dp = +0, dq = identity,
+//! dθ = +0) and with no −0 in its velocity (then v − 0·P is v, and a turn by ±0 from the
+//! identity is the identity). A kinematic body is not fixed — the scalar passes
+//! renormalise its rotation at every correction — so its constraints stay single, in
+//! their order.
+
+use super::body_state::{BodyState, BodyStates};
+use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
+use super::lanes::{mask, F4, LANES};
+use super::xpbd::{hold_constraint, project_constraint, settle_constraint, SubstepStart, VelocityPass};
+use passes::{hold_bundle, project_bundle, settle_bundle};
+
+mod passes;
+
+/// `BodyState::turn_by_correction`'s limit of the fast renormalisation (rad).
+const SMALL_RAD: f32 = 0.02;
+
+/// One point of four constraints, each field one lane per constraint: the fields of
+/// [`ConstraintPoint`] the passes read, and those they write (written back at the end).
+#[derive(Clone, Copy, Debug, Default)]
+struct PointLanes {
+    /// The lane has this point (a single-point constraint's second point, and unused
+    /// lanes, do nothing).
+    live: F4,
+    normal_x: F4,
+    normal_y: F4,
+    anchor_a_x: F4,
+    anchor_a_y: F4,
+    anchor_b_x: F4,
+    anchor_b_y: F4,
+    base_separation: F4,
+    start_overlap: F4,
+    deep: F4,
+    stick_anchor_a_x: F4,
+    stick_anchor_a_y: F4,
+    stick_anchor_b_x: F4,
+    stick_anchor_b_y: F4,
+    stick_gap_x: F4,
+    stick_gap_y: F4,
+    normal_impulse: F4,
+    tangent_impulse: F4,
+    velocity_normal_impulse: F4,
+    relative_velocity: F4,
+    slipped: F4,
+}
+
+/// Four constraints of one colour, each with one or two points.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bundle {
+    /// The constraints' indices in [`Constraints::list`] (for the write-back) …
+    constraint: [u32; LANES],
+    /// … their bodies' slots (an unused lane repeats lane 0's, never scattered) …
+    a: [u32; LANES],
+    b: [u32; LANES],
+    /// … how many lanes are used, and how many points the fullest lane has.
+    lanes: u8,
+    points: u8,
+    /// Whether each lane's body is written back (it can move; else it is fixed).
+    movable_a: [bool; LANES],
+    movable_b: [bool; LANES],
+    inv_mass_a: F4,
+    inv_inertia_a: F4,
+    inv_mass_b: F4,
+    inv_inertia_b: F4,
+    /// Masks: gravity applies to the body (`moves_by_forces`).
+    forces_a: F4,
+    forces_b: F4,
+    friction: F4,
+    restitution: F4,
+    point: [PointLanes; 2],
+}
+
+/// One colour's work: its bundles and its constraints solved one at a time.
+#[derive(Clone, Copy, Debug, Default)]
+struct ColourRun {
+    bundles: (u32, u32),
+    singles: (u32, u32),
+}
+
+/// The bundles of one step (scratch, reused between steps).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WideXpbd {
+    bundles: Vec<Bundle>,
+    /// Indices into [`Constraints::list`] of the constraints solved one at a time.
+    singles: Vec<u32>,
+    runs: Vec<ColourRun>,
+    /// A colour's bundled constraints by point count while it is built.
+    two_points: Vec<u32>,
+    one_point: Vec<u32>,
+}
+
+/// Whether the passes may hold the body in a lane it shares with other lanes without
+/// writing it back: they leave it bit for bit as it is (see the module docs).
+fn is_fixed(s: &BodyState) -> bool {
+    let no_negative_zero = |x: f32| x.is_finite() && x.to_bits() != (-0.0f32).to_bits();
+    !s.moves
+        && s.inv_mass == 0.0
+        && s.inv_inertia == 0.0
+        && s.dp.x.to_bits() == 0
+        && s.dp.y.to_bits() == 0
+        && s.dq.cos == 1.0
+        && s.dq.sin.to_bits() == 0
+        && s.dtheta.to_bits() == 0
+        && no_negative_zero(s.v.x)
+        && no_negative_zero(s.v.y)
+        && no_negative_zero(s.w)
+}
+
+/// Whether the body can move (the colouring's test: such a body is in one constraint of
+/// a colour).
+fn is_movable(s: &BodyState) -> bool {
+    s.inv_mass > 0.0 || s.inv_inertia > 0.0
+}
+
+impl WideXpbd {
+    /// Bundles the step's constraints (in colour order, `constraints.colour_starts`) with
+    /// their points and the bodies' masses from `states`.
+    pub fn build(&mut self, constraints: &Constraints, states: &BodyStates) {
+        let WideXpbd {
+            bundles,
+            singles,
+            runs,
+            two_points,
+            one_point,
+        } = self;
+        bundles.clear();
+        singles.clear();
+        runs.clear();
+        // Room for the most the constraints can need (each colour may leave a part-full
+        // bundle of each kind): the counts move from step to step, and a step of a
+        // settled world allocates nothing (tests/allocations.rs) once the constraints
+        // have stopped growing.
+        let most = constraints.list.len();
+        bundles.reserve(most / LANES + 2 * COLOURS as usize);
+        singles.reserve(most);
+        runs.reserve(COLOURS as usize);
+        two_points.reserve(most);
+        one_point.reserve(most);
+        let states = &states.states[..];
+        let starts = &constraints.colour_starts;
+        let coloured = starts.last().is_some_and(|&end| end as usize == constraints.list.len());
+        if !coloured {
+            // Constraints built without a colouring: all one at a time, in order.
+            singles.extend(0..constraints.list.len() as u32);
+            runs.push(ColourRun {
+                bundles: (0, 0),
+                singles: (0, singles.len() as u32),
+            });
+            return;
+        }
+        let fits = |s: &BodyState| is_movable(s) || is_fixed(s);
+        for colour in 0..starts.len() - 1 {
+            let (start, end) = (starts[colour], starts[colour + 1]);
+            if start == end {
+                continue;
+            }
+            let (bundles_from, singles_from) = (bundles.len() as u32, singles.len() as u32);
+            if colour + 1 == COLOURS as usize {
+                // The last colour may share bodies: one at a time.
+                singles.extend(start..end);
+            } else {
+                two_points.clear();
+                one_point.clear();
+                for index in start..end {
+                    let c = &constraints.list[index as usize];
+                    let bodies_fit = fits(&states[c.a as usize]) && fits(&states[c.b as usize]);
+                    match c.count {
+                        1 if bodies_fit => one_point.push(index),
+                        2 if bodies_fit => two_points.push(index),
+                        _ => singles.push(index),
+                    }
+                }
+                for run in [&*two_points, &*one_point] {
+                    for four in run.chunks(LANES) {
+                        bundles.push(bundle_of(four, constraints, states));
+                    }
+                }
+            }
+            runs.push(ColourRun {
+                bundles: (bundles_from, bundles.len() as u32),
+                singles: (singles_from, singles.len() as u32),
+            });
+        }
+    }
+
+    /// Every bundle and single constraint, colour by colour: `bundle` for the bundles,
+    /// `single` for the rest.
+    #[inline]
+    fn each(
+        &mut self,
+        states: &mut BodyStates,
+        constraints: &mut Constraints,
+        mut bundle: impl FnMut(&mut [BodyState], &mut Bundle),
+        mut single: impl FnMut(&mut [BodyState], &Constraint, &mut [ConstraintPoint]),
+    ) {
+        let states = &mut states.states[..];
+        for run in &self.runs {
+            for b in &mut self.bundles[run.bundles.0 as usize..run.bundles.1 as usize] {
+                bundle(states, b);
+            }
+            for &index in &self.singles[run.singles.0 as usize..run.singles.1 as usize] {
+                let c = constraints.list[index as usize];
+                let points = &mut constraints.points[c.first as usize..(c.first + c.count) as usize];
+                single(states, &c, points);
+            }
+        }
+    }
+
+    /// `xpbd::solve_positions`: one pass of position projection (starting the substep
+    /// first when `start` is given).
+    pub fn positions(
+        &mut self,
+        states: &mut BodyStates,
+        constraints: &mut Constraints,
+        slop: f32,
+        shed_so_far: f32,
+        start: Option<SubstepStart>,
+    ) {
+        self.each(
+            states,
+            constraints,
+            |states, bundle| project_bundle(states, bundle, slop, shed_so_far, start),
+            |states, c, points| project_constraint(states, c, points, slop, shed_so_far, start),
+        );
+    }
+
+    /// `xpbd::solve_static_friction`: one pass of static friction.
+    pub fn static_friction(&mut self, states: &mut BodyStates, constraints: &mut Constraints) {
+        self.each(states, constraints, hold_bundle, hold_constraint);
+    }
+
+    /// `xpbd::solve_velocities`: one velocity pass, with dynamic friction when
+    /// `with_friction`.
+    pub fn velocities(
+        &mut self,
+        states: &mut BodyStates,
+        constraints: &mut Constraints,
+        settings: &VelocityPass,
+        with_friction: bool,
+    ) {
+        self.each(
+            states,
+            constraints,
+            |states, bundle| settle_bundle(states, bundle, settings, with_friction),
+            |states, c, points| settle_constraint(states, c, points, settings, with_friction),
+        );
+    }
+
+    /// Writes the bundles' impulses and flags back into their constraints' points (the
+    /// single constraints were solved in place).
+    pub fn write_back(&self, constraints: &mut Constraints) {
+        for bundle in &self.bundles {
+            for lane in 0..bundle.lanes as usize {
+                let c = constraints.list[bundle.constraint[lane] as usize];
+                let points = &mut constraints.points[c.first as usize..(c.first + c.count) as usize];
+                for (p, lanes) in points.iter_mut().zip(&bundle.point) {
+                    p.normal_impulse = lanes.normal_impulse.as_array()[lane];
+                    p.tangent_impulse = lanes.tangent_impulse.as_array()[lane];
+                    p.velocity_normal_impulse = lanes.velocity_normal_impulse.as_array()[lane];
+                    p.relative_velocity = lanes.relative_velocity.as_array()[lane];
+                    p.slipped = lanes.slipped.as_array()[lane].to_bits() != 0;
+                }
+            }
+        }
+    }
+}
+
+/// The bundle of up to four constraints `indices` (each of one or two points, its bodies
+/// movable or fixed), written lane by lane into a default bundle: a missing point's
+/// lanes stay zero and not `live`, an unused lane holds lane 0's bodies.
+fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -> Bundle {
+    let mut bundle = Bundle {
+        lanes: indices.len() as u8,
+        ..Bundle::default()
+    };
+    let first: &Constraint = &constraints.list[indices[0] as usize];
+    let (mut forces_a, mut forces_b) = ([false; LANES], [false; LANES]);
+    let mut flags = [[[false; LANES]; 3]; 2]; // per point: live, deep, slipped
+    for lane in 0..LANES {
+        let Some(&index) = indices.get(lane) else {
+            bundle.a[lane] = first.a;
+            bundle.b[lane] = first.b;
+            continue;
+        };
+        let c = &constraints.list[index as usize];
+        let (sa, sb) = (&states[c.a as usize], &states[c.b as usize]);
+        bundle.constraint[lane] = index;
+        bundle.a[lane] = c.a;
+        bundle.b[lane] = c.b;
+        bundle.movable_a[lane] = is_movable(sa);
+        bundle.movable_b[lane] = is_movable(sb);
+        let set = |lanes: &mut F4, value: f32| lanes.as_mut_array()[lane] = value;
+        set(&mut bundle.inv_mass_a, sa.inv_mass);
+        set(&mut bundle.inv_inertia_a, sa.inv_inertia);
+        set(&mut bundle.inv_mass_b, sb.inv_mass);
+        set(&mut bundle.inv_inertia_b, sb.inv_inertia);
+        set(&mut bundle.friction, c.friction);
+        set(&mut bundle.restitution, c.restitution);
+        forces_a[lane] = sa.moves_by_forces;
+        forces_b[lane] = sb.moves_by_forces;
+        let points = constraints.points_of(c);
+        bundle.points = bundle.points.max(points.len() as u8);
+        for ((lanes, p), flags) in bundle.point.iter_mut().zip(points).zip(&mut flags) {
+            [flags[0][lane], flags[1][lane], flags[2][lane]] = [true, p.deep, p.slipped];
+            let fields = [
+                (&mut lanes.normal_x, p.normal.x),
+                (&mut lanes.normal_y, p.normal.y),
+                (&mut lanes.anchor_a_x, p.anchor_a.x),
+                (&mut lanes.anchor_a_y, p.anchor_a.y),
+                (&mut lanes.anchor_b_x, p.anchor_b.x),
+                (&mut lanes.anchor_b_y, p.anchor_b.y),
+                (&mut lanes.base_separation, p.base_separation),
+                (&mut lanes.start_overlap, p.start_overlap),
+                (&mut lanes.stick_anchor_a_x, p.stick_anchor_a.x),
+                (&mut lanes.stick_anchor_a_y, p.stick_anchor_a.y),
+                (&mut lanes.stick_anchor_b_x, p.stick_anchor_b.x),
+                (&mut lanes.stick_anchor_b_y, p.stick_anchor_b.y),
+                (&mut lanes.stick_gap_x, p.stick_gap.x),
+                (&mut lanes.stick_gap_y, p.stick_gap.y),
+                (&mut lanes.normal_impulse, p.normal_impulse),
+                (&mut lanes.tangent_impulse, p.tangent_impulse),
+                (&mut lanes.velocity_normal_impulse, p.velocity_normal_impulse),
+                (&mut lanes.relative_velocity, p.relative_velocity),
+            ];
+            for (lanes, value) in fields {
+                set(lanes, value);
+            }
+        }
+    }
+    bundle.forces_a = mask(forces_a);
+    bundle.forces_b = mask(forces_b);
+    for (lanes, [live, deep, slipped]) in bundle.point.iter_mut().zip(flags) {
+        (lanes.live, lanes.deep, lanes.slipped) = (mask(live), mask(deep), mask(slipped));
+    }
+    bundle
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,315 @@
+//! The position-based passes on one bundle of four constraints (`xpbd_wide.rs`): the
+//! scalar passes' arithmetic (`xpbd.rs`) lane by lane, in the same order and
+//! association, with each branch a mask and each skipped update the old value (a
+//! select, or the subtraction of +0, which leaves a number as it is).
+
+use super::super::body_state::BodyState;
+use super::super::lanes::{BodyLanes, F4};
+use super::super::xpbd::{SubstepStart, VelocityPass};
+use super::{Bundle, SMALL_RAD};
+
+/// `x.max(0.0)` as Rust compiles it on x86-64 (`maxss` of 0 and x, then NaN to 0):
+/// x where x ≥ 0 (so −0 stays −0), else 0. Elsewhere a −0 may come out +0; none reaches
+/// the passes' maxima (their arguments are sums that start from +0 or differences of
+/// unequal numbers), and the world's hashes are what say so.
+#[inline]
+fn max_zero(x: F4) -> F4 {
+    x.simd_ge(F4::ZERO).select(x, F4::ZERO)
+}
+
+/// `x.clamp(lo, hi)` as `f32::clamp` computes it: lo if x < lo, then hi if above hi
+/// (a NaN stays NaN).
+#[inline]
+fn clamp(x: F4, lo: F4, hi: F4) -> F4 {
+    let x = x.simd_lt(lo).select(lo, x);
+    x.simd_gt(hi).select(hi, x)
+}
+
+/// `x − y` in the lanes of `apply`, x in the others, without a select: a lane that
+/// applies nothing subtracts +0, which leaves every number as it is (−0 − +0 is −0;
+/// adding a zero would not: −0 + +0 is +0).
+#[inline]
+fn minus_where(x: F4, y: F4, apply: F4) -> F4 {
+    x - (apply & y)
+}
+
+/// `x + y` in the lanes of `apply`, x in the others, as x − (−y): IEEE 754 defines
+/// x − z as x + (−z), so it is the same number, and a lane that applies nothing
+/// subtracts +0 ([`minus_where`]). (Only a NaN y would come out otherwise, its sign
+/// flipped; the passes apply finite corrections.)
+#[inline]
+fn plus_where(x: F4, y: F4, apply: F4) -> F4 {
+    x - (apply & -y)
+}
+
+/// `Rot::apply` of the lanes' rotations to (x, y).
+#[inline]
+fn rotate(cos: F4, sin: F4, x: F4, y: F4) -> (F4, F4) {
+    (cos * x - sin * y, sin * x + cos * y)
+}
+
+/// The position-based passes' arithmetic on four bodies.
+impl BodyLanes {
+    /// The anchor (x, y) turned with the body (`dq.apply`), and the point it is at
+    /// relative to the body's start (`dp + dq.apply`).
+    #[inline]
+    fn anchor(&self, x: F4, y: F4) -> ((F4, F4), (F4, F4)) {
+        let (rx, ry) = rotate(self.cos, self.sin, x, y);
+        ((rx, ry), (self.dpx + rx, self.dpy + ry))
+    }
+
+    /// `BodyState::turn_by_correction` in the lanes of `apply`: the Newton
+    /// renormalisation below [`SMALL_RAD`], the exact one above it and for a NaN.
+    #[inline]
+    fn turn_by_correction(&mut self, delta_angle: F4, apply: F4) {
+        let c = self.cos - delta_angle * self.sin;
+        let s = self.sin + delta_angle * self.cos;
+        let length_sq = c * c + s * s;
+        let small = delta_angle.abs().simd_lt(F4::splat(SMALL_RAD));
+        let newton = F4::splat(0.5) * (F4::splat(3.0) - length_sq);
+        let exact = F4::ONE / length_sq.sqrt();
+        let inv_len = small.select(newton, exact);
+        self.cos = apply.select(c * inv_len, self.cos);
+        self.sin = apply.select(s * inv_len, self.sin);
+        self.dtheta = plus_where(self.dtheta, delta_angle, apply);
+    }
+}
+
+/// The lanes' inverse masses.
+#[derive(Clone, Copy)]
+struct Masses {
+    inv_mass_a: F4,
+    inv_inertia_a: F4,
+    inv_mass_b: F4,
+    inv_inertia_b: F4,
+}
+
+impl Masses {
+    /// `constraint::inverse_effective_mass` along (dx, dy) at the turned anchors.
+    #[inline]
+    fn inverse_effective_mass(&self, r_a: (F4, F4), r_b: (F4, F4), dx: F4, dy: F4) -> F4 {
+        let ra = r_a.0 * dy - r_a.1 * dx;
+        let rb = r_b.0 * dy - r_b.1 * dx;
+        self.inv_mass_a + self.inv_mass_b + self.inv_inertia_a * ra * ra + self.inv_inertia_b * rb * rb
+    }
+
+    /// `xpbd::apply_correction` of (cx, cy) in the lanes of `apply`.
+    #[inline]
+    fn apply_correction(
+        &self,
+        a: &mut BodyLanes,
+        b: &mut BodyLanes,
+        (r_a, r_b): ((F4, F4), (F4, F4)),
+        (cx, cy): (F4, F4),
+        apply: F4,
+    ) {
+        a.dpx = minus_where(a.dpx, self.inv_mass_a * cx, apply);
+        a.dpy = minus_where(a.dpy, self.inv_mass_a * cy, apply);
+        a.turn_by_correction(-self.inv_inertia_a * (r_a.0 * cy - r_a.1 * cx), apply);
+        b.dpx = plus_where(b.dpx, self.inv_mass_b * cx, apply);
+        b.dpy = plus_where(b.dpy, self.inv_mass_b * cy, apply);
+        b.turn_by_correction(self.inv_inertia_b * (r_b.0 * cy - r_b.1 * cx), apply);
+    }
+
+    /// `constraint::apply_impulse` of (ix, iy) in the lanes of `apply`.
+    #[inline]
+    fn apply_impulse(
+        &self,
+        a: &mut BodyLanes,
+        b: &mut BodyLanes,
+        (r_a, r_b): ((F4, F4), (F4, F4)),
+        (ix, iy): (F4, F4),
+        apply: F4,
+    ) {
+        a.vx = minus_where(a.vx, self.inv_mass_a * ix, apply);
+        a.vy = minus_where(a.vy, self.inv_mass_a * iy, apply);
+        a.w = minus_where(a.w, self.inv_inertia_a * (r_a.0 * iy - r_a.1 * ix), apply);
+        b.vx = plus_where(b.vx, self.inv_mass_b * ix, apply);
+        b.vy = plus_where(b.vy, self.inv_mass_b * iy, apply);
+        b.w = plus_where(b.w, self.inv_inertia_b * (r_b.0 * iy - r_b.1 * ix), apply);
+    }
+}
+
+impl Bundle {
+    #[inline]
+    fn masses(&self) -> Masses {
+        Masses {
+            inv_mass_a: self.inv_mass_a,
+            inv_inertia_a: self.inv_inertia_a,
+            inv_mass_b: self.inv_mass_b,
+            inv_inertia_b: self.inv_inertia_b,
+        }
+    }
+}
+
+/// `constraint::relative_velocity` of B's anchor point against A's.
+#[inline]
+fn relative_velocity(a: &BodyLanes, b: &BodyLanes, r_a: (F4, F4), r_b: (F4, F4)) -> (F4, F4) {
+    (
+        (b.vx + -b.w * r_b.1) - (a.vx + -a.w * r_a.1),
+        (b.vy + b.w * r_b.0) - (a.vy + a.w * r_a.0),
+    )
+}
+
+/// `xpbd::project_constraint`, four constraints at once.
+#[inline]
+pub(super) fn project_bundle(
+    states: &mut [BodyState],
+    bundle: &mut Bundle,
+    slop: f32,
+    shed_so_far: f32,
+    start: Option<SubstepStart>,
+) {
+    let mut a = BodyLanes::gather(states, &bundle.a);
+    let mut b = BodyLanes::gather(states, &bundle.b);
+    let m = bundle.masses();
+    let count = bundle.points as usize;
+    if let Some(start) = start {
+        begin_bundle(&a, &b, bundle, start);
+    }
+    let (slop, shed_so_far) = (F4::splat(slop), F4::splat(shed_so_far));
+    for p in &mut bundle.point[..count] {
+        let tolerated = p.deep.select(p.start_overlap, max_zero(p.start_overlap - shed_so_far));
+        let (r_a, pa) = a.anchor(p.anchor_a_x, p.anchor_a_y);
+        let (r_b, pb) = b.anchor(p.anchor_b_x, p.anchor_b_y);
+        let (nx, ny) = (p.normal_x, p.normal_y);
+        let separation = (pb.0 - pa.0) * nx + (pb.1 - pa.1) * ny + p.base_separation;
+        let violation = separation + slop + tolerated;
+        let w = m.inverse_effective_mass(r_a, r_b, nx, ny);
+        let delta = -violation / w;
+        // Skipped: apart or within the slop, no mass to move, or a non-finite
+        // correction (never spread to the other body).
+        let apply = p.live & violation.simd_lt(F4::ZERO) & w.simd_gt(F4::ZERO) & delta.is_finite();
+        if !apply.any() {
+            continue;
+        }
+        p.normal_impulse = plus_where(p.normal_impulse, delta, apply);
+        m.apply_correction(&mut a, &mut b, (r_a, r_b), (delta * nx, delta * ny), apply);
+    }
+    let lanes = bundle.lanes as usize;
+    a.scatter_pose(states, &bundle.a, &bundle.movable_a, lanes);
+    b.scatter_pose(states, &bundle.b, &bundle.movable_b, lanes);
+}
+
+/// `SubstepStart::begin`, four constraints at once: the relative normal velocity before
+/// gravity's share of the substep, and the substep's impulses from zero.
+#[inline]
+fn begin_bundle(a: &BodyLanes, b: &BodyLanes, bundle: &mut Bundle, start: SubstepStart) {
+    let (gx, gy) = (F4::splat(start.gravity_dv.x), F4::splat(start.gravity_dv.y));
+    let before = |s: &BodyLanes, forces: F4| BodyLanes {
+        vx: forces.select(s.vx - gx, s.vx),
+        vy: forces.select(s.vy - gy, s.vy),
+        ..*s
+    };
+    let (a, b) = (before(a, bundle.forces_a), before(b, bundle.forces_b));
+    let count = bundle.points as usize;
+    for p in &mut bundle.point[..count] {
+        let (r_a, _) = a.anchor(p.anchor_a_x, p.anchor_a_y);
+        let (r_b, _) = b.anchor(p.anchor_b_x, p.anchor_b_y);
+        let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
+        p.relative_velocity = vx * p.normal_x + vy * p.normal_y;
+        p.normal_impulse = F4::ZERO;
+        p.tangent_impulse = F4::ZERO;
+        p.velocity_normal_impulse = F4::ZERO;
+    }
+}
+
+/// `xpbd::hold_constraint`, four constraints at once.
+#[inline]
+pub(super) fn hold_bundle(states: &mut [BodyState], bundle: &mut Bundle) {
+    let mut a = BodyLanes::gather(states, &bundle.a);
+    let mut b = BodyLanes::gather(states, &bundle.b);
+    let m = bundle.masses();
+    let count = bundle.points as usize;
+    let friction = bundle.friction;
+    for p in &mut bundle.point[..count] {
+        // A point that did not push this substep holds nothing (a NaN impulse goes on
+        // to the NaN checks, as in the scalar pass).
+        let pushed = p.live & !p.normal_impulse.simd_le(F4::ZERO);
+        if !pushed.any() {
+            continue;
+        }
+        let (r_a, _) = a.anchor(p.anchor_a_x, p.anchor_a_y);
+        let (r_b, _) = b.anchor(p.anchor_b_x, p.anchor_b_y);
+        // `ConstraintPoint::stick_drift`.
+        let (_, stick_a) = a.anchor(p.stick_anchor_a_x, p.stick_anchor_a_y);
+        let (_, stick_b) = b.anchor(p.stick_anchor_b_x, p.stick_anchor_b_y);
+        let moved_b = (stick_b.0 - p.stick_anchor_b_x, stick_b.1 - p.stick_anchor_b_y);
+        let moved_a = (stick_a.0 - p.stick_anchor_a_x, stick_a.1 - p.stick_anchor_a_y);
+        let drift_x = p.stick_gap_x + moved_b.0 - moved_a.0;
+        let drift_y = p.stick_gap_y + moved_b.1 - moved_a.1;
+        let (tx, ty) = (p.normal_y, -p.normal_x);
+        let along = drift_x * tx + drift_y * ty;
+        let w_t = m.inverse_effective_mass(r_a, r_b, tx, ty);
+        let cone = friction * p.normal_impulse;
+        let active = pushed & along.simd_ne(F4::ZERO) & w_t.simd_gt(F4::ZERO) & !cone.is_nan();
+        let wanted = p.tangent_impulse - along / w_t;
+        let total = clamp(wanted, -cone, cone);
+        // Clamped: it sticks again where it is next step.
+        p.slipped = (active & total.simd_ne(wanted)) | p.slipped;
+        let apply = active & total.is_finite();
+        let delta_t = total - p.tangent_impulse;
+        p.tangent_impulse = apply.select(total, p.tangent_impulse);
+        m.apply_correction(&mut a, &mut b, (r_a, r_b), (delta_t * tx, delta_t * ty), apply);
+    }
+    let lanes = bundle.lanes as usize;
+    a.scatter_pose(states, &bundle.a, &bundle.movable_a, lanes);
+    b.scatter_pose(states, &bundle.b, &bundle.movable_b, lanes);
+}
+
+/// `xpbd::settle_constraint`, four constraints at once.
+#[inline]
+pub(super) fn settle_bundle(
+    states: &mut [BodyState],
+    bundle: &mut Bundle,
+    settings: &VelocityPass,
+    with_friction: bool,
+) {
+    let mut a = BodyLanes::gather(states, &bundle.a);
+    let mut b = BodyLanes::gather(states, &bundle.b);
+    let m = bundle.masses();
+    let count = bundle.points as usize;
+    let (friction, restitution) = (bundle.friction, bundle.restitution);
+    let threshold = -F4::splat(settings.restitution_threshold);
+    let inv_h = F4::splat(settings.inv_h);
+    for p in &mut bundle.point[..count] {
+        // Pushed this substep: an equality; else touching (only may not approach) or
+        // apart (skipped).
+        let pushed = p.normal_impulse.simd_gt(F4::ZERO);
+        let (r_a, pa) = a.anchor(p.anchor_a_x, p.anchor_a_y);
+        let (r_b, pb) = b.anchor(p.anchor_b_x, p.anchor_b_y);
+        let (nx, ny) = (p.normal_x, p.normal_y);
+        let separation = (pb.0 - pa.0) * nx + (pb.1 - pa.1) * ny + p.base_separation;
+        let acts = p.live & (pushed | !separation.simd_gt(F4::ZERO));
+        if !acts.any() {
+            continue;
+        }
+        let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
+        let vn = vx * nx + vy * ny;
+        let bounce = pushed & p.relative_velocity.simd_lt(threshold);
+        let target = bounce.select(-restitution * p.relative_velocity, F4::ZERO);
+        let w_n = m.inverse_effective_mass(r_a, r_b, nx, ny);
+        let before = p.velocity_normal_impulse;
+        let wanted = before + (target - vn) / w_n;
+        let total = pushed.select(wanted, max_zero(wanted));
+        let apply = acts & w_n.simd_gt(F4::ZERO) & total.is_finite();
+        p.velocity_normal_impulse = apply.select(total, before);
+        let impulse = total - before;
+        m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * nx, impulse * ny), apply);
+        if !with_friction {
+            continue;
+        }
+        let (tx, ty) = (ny, -nx);
+        let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
+        let vt = vx * tx + vy * ty;
+        let w_t = m.inverse_effective_mass(r_a, r_b, tx, ty);
+        let cone = friction * (p.normal_impulse * inv_h + max_zero(p.velocity_normal_impulse));
+        let limit = max_zero(cone - p.tangent_impulse.abs() * inv_h);
+        let impulse = clamp(-vt / w_t, -limit, limit);
+        let apply = acts & vt.simd_ne(F4::ZERO) & w_t.simd_gt(F4::ZERO) & impulse.is_finite();
+        m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * tx, impulse * ty), apply);
+    }
+    let lanes = bundle.lanes as usize;
+    a.scatter_velocity(states, &bundle.a, &bundle.movable_a, lanes);
+    b.scatter_velocity(states, &bundle.b, &bundle.movable_b, lanes);
+}
