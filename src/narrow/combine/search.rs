@@ -418,7 +418,7 @@ impl CombineScratch {
                 // Without a trace, the stretch around the nearest point that other
                 // differences hold is found first (`cover.rs`): its candidates would
                 // only be found held, so they are not queued.
-                let (lo, hi) = if self.skip_held {
+                let (lo, hi) = if self.walks() {
                     self.held_stretch(p0, p1, t, tol)
                 } else {
                     NOTHING_HELD
@@ -472,7 +472,7 @@ impl CombineScratch {
         // when the reach grows past them, `widen_grids`): between long thin differences
         // (two stars' wedges) most crossings lie far out and are never tested.
         // Only the live parts (`cover.rs`) of the two elements can cross at a candidate.
-        let live = if self.skip_held {
+        let live = if self.walks() {
             self.live_box(e)
         } else {
             Some(element.bounds)
@@ -480,7 +480,7 @@ impl CombineScratch {
         self.live[e as usize] = live;
         let mut near = std::mem::take(&mut self.near);
         let from_grid = match live {
-            Some(b) => self.skip_held && self.element_grid.near(&b, &mut near),
+            Some(b) => self.skip_held && self.element_grid.near(&within(&b, self.reach), &mut near),
             None => {
                 // Nothing of it is left in the reach: no crossing to look for.
                 near.clear();
@@ -528,7 +528,7 @@ impl CombineScratch {
         self.active_at[e as usize] = self.active.len() as u32;
         self.active.push(e);
         if let (true, Some(b)) = (self.skip_held, live) {
-            self.element_grid.insert(e, &b);
+            self.element_grid.insert(e, &within(&b, self.reach));
         }
     }
 
@@ -544,10 +544,14 @@ impl CombineScratch {
         self.element_grid.reset(grid_cell(reach));
         for k in 0..self.active.len() {
             let e = self.active[k];
-            let live = self.live_box(e);
+            let live = if self.walks() {
+                self.live_box(e)
+            } else {
+                Some(self.elements[e as usize].bounds)
+            };
             self.live[e as usize] = live;
             if let Some(b) = live {
-                self.element_grid.insert(e, &b);
+                self.element_grid.insert(e, &within(&b, reach));
             }
         }
         let mut near = std::mem::take(&mut self.near);
@@ -557,7 +561,7 @@ impl CombineScratch {
             let Some(mine) = self.live[e as usize] else {
                 continue;
             };
-            let from_grid = self.element_grid.near(&mine, &mut near);
+            let from_grid = self.element_grid.near(&within(&mine, reach), &mut near);
             let others: &[u32] = if from_grid { &near } else { &self.active };
             for &o in others {
                 // Each pair once, as `activate` took it: the newer element against the
