@@ -485,6 +485,7 @@ fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
 
 mod cover;
 mod search;
+mod widen;
 
 #[cfg(test)]
 mod tests;

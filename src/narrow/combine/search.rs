@@ -374,7 +374,7 @@ impl CombineScratch {
 
     /// [`Self::push_candidate`] on the fields it needs, so that it can be called while
     /// another field is borrowed.
-    fn push_candidate_into(
+    pub(super) fn push_candidate_into(
         candidates: &mut Vec<Candidate>,
         events: &mut BinaryHeap<Event>,
         later: &mut Vec<Event>,
@@ -530,77 +530,6 @@ impl CombineScratch {
         if let (true, Some(b)) = (self.skip_held, live) {
             self.element_grid.insert(e, &within(&b, self.reach));
         }
-    }
-
-    /// The reach has grown from `old` to `self.reach`: lists the open differences and
-    /// active elements in grids for the new square, and queues the crossings of active
-    /// elements that lie in the new ring (old, reach] — those `activate` left out.
-    fn widen_grids(&mut self, old: f32) {
-        let reach = self.reach;
-        self.diff_grid.reset(grid_cell(reach));
-        for (k, d) in self.diffs.iter().enumerate() {
-            self.diff_grid.insert(k as u32, &within(&d.bounds, reach));
-        }
-        self.element_grid.reset(grid_cell(reach));
-        for k in 0..self.active.len() {
-            let e = self.active[k];
-            let live = if self.walks() {
-                self.live_box(e)
-            } else {
-                Some(self.elements[e as usize].bounds)
-            };
-            self.live[e as usize] = live;
-            if let Some(b) = live {
-                self.element_grid.insert(e, &within(&b, reach));
-            }
-        }
-        let mut near = std::mem::take(&mut self.near);
-        for k in 0..self.active.len() {
-            let e = self.active[k];
-            let element = self.elements[e as usize];
-            let Some(mine) = self.live[e as usize] else {
-                continue;
-            };
-            let from_grid = self.element_grid.near(&within(&mine, reach), &mut near);
-            let others: &[u32] = if from_grid { &near } else { &self.active };
-            for &o in others {
-                // Each pair once, as `activate` took it: the newer element against the
-                // one activated before it.
-                let other = self.elements[o as usize];
-                let Some(theirs) = self.live[o as usize] else {
-                    continue;
-                };
-                if self.active_at[o as usize] >= k as u32 || other.diff == element.diff || !mine.overlaps(&theirs) {
-                    continue;
-                }
-                let mut found = [Vec2::ZERO; 2];
-                let count = crossings(&element.feature, &other.feature, &mut found);
-                for &p in &found[..count] {
-                    let distance = p.length();
-                    if distance <= old || distance > reach {
-                        continue;
-                    }
-                    if self.on_held_stretch(e, p) || self.on_held_stretch(o, p) {
-                        continue;
-                    }
-                    let c = Candidate {
-                        point: p,
-                        normal: Vec2::ZERO,
-                        kind: Kind::Crossing { other: other.diff },
-                        diff: element.diff,
-                    };
-                    Self::push_candidate_into(
-                        &mut self.candidates,
-                        &mut self.events,
-                        &mut self.later,
-                        reach,
-                        self.held_radius,
-                        c,
-                    );
-                }
-            }
-        }
-        self.near = near;
     }
 
     fn record_test(&self, c: u32, held: Option<u32>, trace: &mut Option<&mut Trace>) {
