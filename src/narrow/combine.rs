@@ -90,6 +90,21 @@ struct Difference {
     radius: f32,
     /// Box of the grown difference.
     bounds: Aabb,
+    /// A strip holding the grown difference, across the core's longest edge: (unit
+    /// normal, least and greatest offset along it, widened by a rounding margin). Long
+    /// thin differences (the wedges of two stars) have boxes far larger than
+    /// themselves; the strip tells most points they cannot hold from two products.
+    slab: (Vec2, f32, f32),
+}
+
+impl Difference {
+    /// False when `p` is certainly not inside the difference (outside its box or its
+    /// strip by more than rounding); true when it may be.
+    fn may_hold(&self, p: Vec2) -> bool {
+        let (normal, lo, hi) = self.slab;
+        let along = normal.dot(p);
+        self.bounds.contains(p) && lo <= along && along <= hi
+    }
 }
 
 /// A piece of a difference's boundary.
@@ -217,6 +232,11 @@ pub(super) struct CombineScratch {
     /// Per element, its place in `active` (so `widen_grids` takes each pair of active
     /// elements in the order `activate` met them, and computes the same crossings).
     active_at: Vec<u32>,
+    /// Per element, the stretch of it (edge parameters) known to be held strictly by
+    /// open differences, or `cover::NOTHING_HELD` (`cover.rs`).
+    held: Vec<(f32, f32)>,
+    /// Per element, its `live_box` in the current reach (`None`: nothing left there).
+    live: Vec<Option<Aabb>>,
 }
 
 /// Above this many stored vertices the buffers are given back after the call: one query
@@ -242,6 +262,8 @@ impl CombineScratch {
         self.element_grid.reset(0.0);
         self.near.clear();
         self.active_at.clear();
+        self.held.clear();
+        self.live.clear();
     }
 
     pub(super) fn release_if_huge(&mut self) {
@@ -461,7 +483,9 @@ fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
     full || (cross(from, dir) >= 0.0 && cross(dir, to) >= 0.0)
 }
 
+mod cover;
 mod search;
+mod widen;
 
 #[cfg(test)]
 mod tests;

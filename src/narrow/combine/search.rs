@@ -4,6 +4,7 @@
 //! difference. Split from `combine.rs`, which keeps the types, the entry point and the
 //! small geometric helpers this file uses.
 
+use super::cover::NOTHING_HELD;
 use super::*;
 
 impl CombineScratch {
@@ -259,6 +260,7 @@ impl CombineScratch {
             self.held_radius = self.held_radius.max(held);
         }
         let bounds = Aabb::from_points(run(&self.core, core)).inflated(radius);
+        let slab = slab_of(run(&self.core, core), radius);
         let diff = self.diffs.len() as u32;
         self.diffs.push(Difference {
             piece_a: i,
@@ -267,6 +269,7 @@ impl CombineScratch {
             planes,
             radius,
             bounds,
+            slab,
         });
         if self.skip_held {
             self.diff_grid.insert(diff, &within(&bounds, self.reach));
@@ -344,6 +347,8 @@ impl CombineScratch {
         }
         let e = self.elements.len() as u32;
         self.elements.push(element);
+        self.held.push(NOTHING_HELD);
+        self.live.push(None);
         self.queue(Event {
             key: distance,
             what: What::Activate(e),
@@ -369,7 +374,7 @@ impl CombineScratch {
 
     /// [`Self::push_candidate`] on the fields it needs, so that it can be called while
     /// another field is borrowed.
-    fn push_candidate_into(
+    pub(super) fn push_candidate_into(
         candidates: &mut Vec<Candidate>,
         events: &mut BinaryHeap<Event>,
         later: &mut Vec<Event>,
@@ -410,13 +415,25 @@ impl CombineScratch {
                     }
                 }
                 let (nearest, t) = nearest_on_segment(p0, p1);
+                // Without a trace, the stretch around the nearest point that other
+                // differences hold is found first (`cover.rs`): its candidates would
+                // only be found held, so they are not queued.
+                let (lo, hi) = if self.walks() {
+                    self.held_stretch(p0, p1, t, tol)
+                } else {
+                    NOTHING_HELD
+                };
+                self.held[e as usize] = (lo, hi);
+                let held = |t: f32| lo <= t && t <= hi;
                 // A foot on an edge facing away from the origin is never the answer
                 // (module docs); an end of the edge is the start vertex of one of them.
-                if t > 0.0 && t < 1.0 && normal.dot(p0) >= 0.0 {
+                if t > 0.0 && t < 1.0 && normal.dot(p0) >= 0.0 && !held(t) {
                     self.push_candidate(nearest, normal, Kind::EdgeFoot, diff);
                 }
-                self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
-                if self.diffs[diff as usize].radius > 0.0 {
+                if !held(0.0) {
+                    self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
+                }
+                if self.diffs[diff as usize].radius > 0.0 && !held(1.0) {
                     // Rounded: the end is not the next edge's start (an arc lies between).
                     self.push_candidate(p1, Vec2::ZERO, Kind::Vertex, diff);
                 }
@@ -454,18 +471,38 @@ impl CombineScratch {
         // Without a trace, only the crossings within the reach are queued (the others
         // when the reach grows past them, `widen_grids`): between long thin differences
         // (two stars' wedges) most crossings lie far out and are never tested.
+        // Only the live parts (`cover.rs`) of the two elements can cross at a candidate.
+        let live = if self.walks() {
+            self.live_box(e)
+        } else {
+            Some(element.bounds)
+        };
+        self.live[e as usize] = live;
         let mut near = std::mem::take(&mut self.near);
-        let from_grid = self.skip_held && self.element_grid.near(&within(&element.bounds, self.reach), &mut near);
+        let from_grid = match live {
+            Some(b) => self.skip_held && self.element_grid.near(&within(&b, self.reach), &mut near),
+            None => {
+                // Nothing of it is left in the reach: no crossing to look for.
+                near.clear();
+                true
+            }
+        };
         let others: &[u32] = if from_grid { &near } else { &self.active };
         for &o in others {
             let other = self.elements[o as usize];
-            if other.diff == diff || !other.bounds.overlaps(&element.bounds) {
+            let (Some(mine), Some(theirs)) = (live, self.live[o as usize]) else {
+                continue;
+            };
+            if other.diff == diff || !mine.overlaps(&theirs) {
                 continue;
             }
             let mut found = [Vec2::ZERO; 2];
             let count = crossings(&element.feature, &other.feature, &mut found);
             for &p in &found[..count] {
                 if self.skip_held && p.length() > self.reach {
+                    continue;
+                }
+                if self.on_held_stretch(e, p) || self.on_held_stretch(o, p) {
                     continue;
                 }
                 let c = Candidate {
@@ -490,124 +527,9 @@ impl CombineScratch {
         }
         self.active_at[e as usize] = self.active.len() as u32;
         self.active.push(e);
-        if self.skip_held {
-            self.element_grid.insert(e, &within(&element.bounds, self.reach));
+        if let (true, Some(b)) = (self.skip_held, live) {
+            self.element_grid.insert(e, &within(&b, self.reach));
         }
-    }
-
-    /// The reach has grown from `old` to `self.reach`: lists the open differences and
-    /// active elements in grids for the new square, and queues the crossings of active
-    /// elements that lie in the new ring (old, reach] — those `activate` left out.
-    fn widen_grids(&mut self, old: f32) {
-        let reach = self.reach;
-        self.diff_grid.reset(grid_cell(reach));
-        for (k, d) in self.diffs.iter().enumerate() {
-            self.diff_grid.insert(k as u32, &within(&d.bounds, reach));
-        }
-        self.element_grid.reset(grid_cell(reach));
-        for &e in &self.active {
-            self.element_grid
-                .insert(e, &within(&self.elements[e as usize].bounds, reach));
-        }
-        let mut near = std::mem::take(&mut self.near);
-        for k in 0..self.active.len() {
-            let e = self.active[k];
-            let element = self.elements[e as usize];
-            let from_grid = self.element_grid.near(&within(&element.bounds, reach), &mut near);
-            let others: &[u32] = if from_grid { &near } else { &self.active };
-            for &o in others {
-                // Each pair once, as `activate` took it: the newer element against the
-                // one activated before it.
-                let other = self.elements[o as usize];
-                if self.active_at[o as usize] >= k as u32
-                    || other.diff == element.diff
-                    || !other.bounds.overlaps(&element.bounds)
-                {
-                    continue;
-                }
-                let mut found = [Vec2::ZERO; 2];
-                let count = crossings(&element.feature, &other.feature, &mut found);
-                for &p in &found[..count] {
-                    let distance = p.length();
-                    if distance <= old || distance > reach {
-                        continue;
-                    }
-                    let c = Candidate {
-                        point: p,
-                        normal: Vec2::ZERO,
-                        kind: Kind::Crossing { other: other.diff },
-                        diff: element.diff,
-                    };
-                    Self::push_candidate_into(
-                        &mut self.candidates,
-                        &mut self.events,
-                        &mut self.later,
-                        reach,
-                        self.held_radius,
-                        c,
-                    );
-                }
-            }
-        }
-        self.near = near;
-    }
-
-    /// The first open difference that holds `p` strictly inside (by more than `tol`).
-    fn holder(&mut self, p: Vec2, tol: f32) -> Option<u32> {
-        if self
-            .diffs
-            .get(self.hint)
-            .is_some_and(|d| d.bounds.contains(p) && self.strictly_inside(d, p, tol))
-        {
-            return Some(self.hint as u32);
-        }
-        let mut near = std::mem::take(&mut self.near);
-        let from_grid = self.skip_held && self.diff_grid.near(&Aabb::new(p, p), &mut near);
-        let holds = |d: &Difference| d.bounds.contains(p) && self.strictly_inside(d, p, tol);
-        let found = if from_grid {
-            near.iter().copied().find(|&k| holds(&self.diffs[k as usize]))
-        } else {
-            self.diffs.iter().position(holds).map(|k| k as u32)
-        };
-        self.near = near;
-        let k = found?;
-        self.hint = k as usize;
-        Some(k)
-    }
-
-    fn strictly_inside(&self, d: &Difference, p: Vec2, tol: f32) -> bool {
-        let core = run(&self.core, d.core);
-        let margin = d.radius - tol;
-        if d.planes.1 == 0 {
-            // A point or a segment, grown (unrounded ones are never opened).
-            let distance = match core {
-                [v] => (p - *v).length(),
-                [v0, v1] => segment_distance(p, *v0, *v1),
-                _ => return false,
-            };
-            return distance < margin;
-        }
-        // The largest signed distance to the edges' lines: below zero inside the core
-        // (then minus the distance to its boundary), above zero at most the distance.
-        let planes = &self.planes[d.planes.0 as usize..(d.planes.0 + d.planes.1) as usize];
-        let s = planes
-            .iter()
-            .map(|&(normal, offset)| normal.dot(p) - offset)
-            .fold(f32::NEG_INFINITY, f32::max);
-        if s < -tol {
-            return true;
-        }
-        if d.radius <= 0.0 || s >= margin {
-            return false;
-        }
-        if s <= 0.0 {
-            return margin > 0.0;
-        }
-        let n = core.len();
-        let distance = (0..n)
-            .map(|k| segment_distance(p, core[k], core[(k + 1) % n]))
-            .fold(f32::INFINITY, f32::min);
-        distance < margin
     }
 
     fn record_test(&self, c: u32, held: Option<u32>, trace: &mut Option<&mut Trace>) {
@@ -643,4 +565,32 @@ impl CombineScratch {
             })
         });
     }
+}
+
+/// The strip of [`Difference::slab`] for a core (counter-clockwise) grown by `radius`:
+/// across its longest edge, where a long thin core is thinnest. A core of fewer than
+/// three vertices gets a strip holding everything.
+fn slab_of(core: &[Vec2], radius: f32) -> (Vec2, f32, f32) {
+    let n = core.len();
+    if n < 3 {
+        return (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
+    }
+    let longest = (0..n).map(|k| core[(k + 1) % n] - core[k]).fold(Vec2::ZERO, |x, y| {
+        if y.length_squared() > x.length_squared() {
+            y
+        } else {
+            x
+        }
+    });
+    let normal = right_perp(longest).normalize_or_zero();
+    if normal == Vec2::ZERO {
+        return (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
+    }
+    let (lo, hi) = core.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
+        let along = normal.dot(*v);
+        (lo.min(along), hi.max(along))
+    });
+    // The same relative rounding margin as the held radius's.
+    let margin = radius + 1e-5 * (lo.abs().max(hi.abs()) + 1.0);
+    (normal, lo - margin, hi + margin)
 }
