@@ -71,15 +71,15 @@ impl Method {
                  (best-first descent pruned by box corners, O((n+m) log n) typical)"
             }
             Method::SatDecomposed => {
-                "convex pieces (cached decomposition: monotone triangulation, Delaunay flips, Hertel-Mehlhorn); every piece pair's world AABBs tested \
-                 (O(pA*pB) box tests); SAT on overlapping pairs with the relative transform reused (axes turned, \
-                 not vertices), O(ni+mj) per axis; pair answers combined exactly: the MTV reaches the \
-                 nearest boundary point of the union of the pieces' Minkowski differences (candidates best first, \
-                 only differences that near built)"
+                "convex pieces (cached decomposition: monotone triangulation, Delaunay flips, Hertel-Mehlhorn); candidate \
+                 piece pairs by box tests, all pA*pB below 64 pairs, from the two piece trees above; SAT on each \
+                 candidate in A's frame, O(ni+mj) with the deepest vertex found by hill climbing; pair answers \
+                 combined exactly: the MTV reaches the nearest boundary point of the union of the pieces' Minkowski \
+                 differences (candidates best first, only differences that near built, covered stretches of edges skipped)"
             }
             Method::GjkEpa => {
-                "same pieces and box culling; GJK on each overlapping pair (support points by a linear scan, \
-                 O(ni+mj)), EPA started from GJK's final simplex; same combine step"
+                "same pieces and candidate pairs; GJK on each (support points by a scan, or by hill climbing \
+                 from the last support on pieces of 32+ vertices), EPA started from GJK's final simplex; same combine step"
             }
             Method::Parry2d => {
                 "external reference: parry2d::query::contact on two Compounds of the same convex pieces \
