@@ -33,7 +33,9 @@
 //! - `settings.rs`: [`WorldSettings`], every knob with its default, and [`Resolution`];
 //! - `world.rs`: [`World`] and [`World::step`]: candidate pairs (by the broad phase
 //!   the settings choose, [`crate::broad`]) → narrow phase →
-//!   resolution → integration, per substep;
+//!   resolution → integration, per substep; `world/pairs.rs` grows each body's box by
+//!   how far it can move and asks the broad phase, `world/literal.rs` is the papers'
+//!   pipeline (detect again every substep), `world/lost.rs` removes lost bodies;
 //! - `contacts.rs`: the contacts found once per step (with speculative points for pairs
 //!   about to touch), kept across steps with their impulses;
 //! - `body_state.rs`, `constraint.rs`: the dense body states and contact constraints the

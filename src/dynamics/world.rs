@@ -56,7 +56,9 @@ use crate::broad::{BroadPhase, Proxy};
 use crate::narrow::{collide, Algorithm};
 use std::time::Instant;
 
+mod literal;
 mod lost;
+mod pairs;
 mod resume;
 
 pub use resume::Resume;
@@ -498,119 +500,6 @@ impl World {
         profile.continuous_queries += counts.queries;
     }
 
-    /// How far each body may move during a step of `dt`, plus half the speculative
-    /// distance: the margin its box grows by in the broad phase, and its share of a
-    /// pair's speculative margin. A bound on the motion (|v|·dt + |ω|·reach·dt, plus
-    /// |g|·dt² for gravity's part) makes every contact the step can make known at its
-    /// start, however fast the body (Catto, "Speculative contacts", 2013): a falling box
-    /// lands on the ground instead of sinking into it for a step.
-    ///
-    /// With continuous detection switched off the margin is the speculative distance
-    /// alone: the world is then as discrete as the setting says, and a fast body can
-    /// tunnel — which is what that setting is there to show.
-    fn compute_margins(&mut self, dt: f32) {
-        let speculate_motion = self.settings.continuous != ContinuousMode::Off;
-        let half_speculative = 0.5 * SPECULATIVE_SLOPS * self.settings.slop.max(0.0);
-        let gravity_reach = self.settings.gravity.length() * dt * dt;
-        let margins = &mut self.scratch.margins;
-        margins.clear();
-        margins.resize(self.bodies.slot_count(), 0.0);
-        for (slot, margin) in margins.iter_mut().enumerate() {
-            let Some(body) = self.bodies.slot(slot) else { continue };
-            let motion = if !speculate_motion || body.is_sleeping() || body.kind() == BodyKind::Static {
-                0.0
-            } else {
-                let own = (body.linear_velocity().length() + body.angular_velocity().abs() * body.outer_reach()) * dt;
-                own + if body.is_dynamic() { gravity_reach } else { 0.0 }
-            };
-            // A body moving at absurd speed would grow its box over the whole world:
-            // cap the margin (the continuous sweep still catches what it misses).
-            *margin = half_speculative + motion.min(MAX_MARGIN_M);
-            if !margin.is_finite() {
-                *margin = half_speculative;
-            }
-        }
-    }
-
-    /// One substep of the papers' own pipeline: detect again, move apart by the MTVs,
-    /// integrate (`projection.rs`).
-    fn literal_substep(&mut self, h: f32, substep: u32, report: &mut StepReport, observer: &mut impl StepObserver) {
-        let profile: &mut StepProfile = &mut report.profile;
-        profile.substeps += 1;
-        let settings = self.settings;
-        self.scratch.continuous.record_start(&self.bodies);
-
-        let t = Instant::now();
-        profile.broad_tests += self.find_candidate_pairs(false);
-        profile.candidate_pairs += self.scratch.pairs.len() as u32;
-        profile.broad += t.elapsed();
-
-        let t = Instant::now();
-        self.manifolds.clear();
-        for &(ia, ib) in &self.scratch.pairs {
-            let (Some(a), Some(b)) = (self.bodies.slot(ia as usize), self.bodies.slot(ib as usize)) else {
-                continue;
-            };
-            let contact = collide(
-                a.shape(),
-                &a.pose(),
-                b.shape(),
-                &b.pose(),
-                settings.narrow_phase,
-                &settings.narrow_config,
-                None,
-            );
-            profile.work.add(&contact.work);
-            if let Some(race) = report.race.as_mut() {
-                race.race_pair(
-                    &self.bodies,
-                    (ia as usize, ib as usize),
-                    &contact,
-                    &settings.narrow_config,
-                    substep,
-                );
-            }
-            if !contact.intersect {
-                continue;
-            }
-            let (Some(body_a), Some(body_b)) = (
-                self.bodies.handle_of_slot(ia as usize),
-                self.bodies.handle_of_slot(ib as usize),
-            ) else {
-                continue;
-            };
-            profile.contacts += 1;
-            profile.contact_points += contact.points.len() as u32;
-            self.manifolds.push(ContactManifold::of(body_a, body_b, &contact));
-        }
-        profile.narrow += t.elapsed();
-        if settings.sleeping {
-            sleep::wake_touched(&mut self.bodies, &self.manifolds, &mut self.scratch.sleep);
-        }
-
-        let t = Instant::now();
-        integrate_velocities(&mut self.bodies, settings.gravity, h);
-        profile.integration += t.elapsed();
-        let t = Instant::now();
-        resolve_by_literal_projection(&mut self.bodies, &self.manifolds, substep, observer);
-        profile.resolution += t.elapsed();
-        let t = Instant::now();
-        integrate_positions(&mut self.bodies, h);
-        profile.integration += t.elapsed();
-
-        let t = Instant::now();
-        let counts = self.scratch.continuous.sweep(&mut self.bodies, &settings, 1);
-        let profile = &mut report.profile;
-        profile.continuous_bodies += counts.bodies;
-        profile.continuous_rollbacks += counts.rollbacks;
-        profile.continuous_queries += counts.queries;
-        profile.continuous += t.elapsed();
-
-        let t = Instant::now();
-        self.remove_non_finite(&mut report.removed);
-        report.profile.integration += t.elapsed();
-    }
-
     /// Before the substeps: islands touched through the API since the last step wake
     /// whole; with sleeping switched off, everything wakes.
     fn begin_sleep(&mut self) {
@@ -633,48 +522,6 @@ impl World {
             );
         }
         profile.sleeping_bodies = sleep::sleeping_count(&self.bodies);
-    }
-
-    /// World boxes of every live body, then the candidate pairs. The one place a broad
-    /// phase plugs in.
-    /// Returns the number of box tests the broad phase made.
-    ///
-    /// With `grown`, every box is grown by its body's margin (`compute_margins`), so the
-    /// pairs include every pair that can touch during the step.
-    fn find_candidate_pairs(&mut self, grown: bool) -> u64 {
-        let Scratch {
-            broad,
-            proxies,
-            pairs,
-            margins,
-            crowd,
-            ..
-        } = &mut self.scratch;
-        proxies.clear();
-        pairs.clear();
-        // A pair is a candidate only when a body in it can move: bodies that cannot be
-        // pushed (static, kinematic) are "static" to the broad phase.
-        proxies.extend(
-            self.bodies
-                .iter()
-                // A sleeping body is static too: its pairs with static and sleeping
-                // bodies are skipped (`sleep.rs`).
-                .map(|(h, b)| {
-                    let margin = if grown {
-                        margins.get(h.index as usize).copied().unwrap_or(0.0)
-                    } else {
-                        0.0
-                    };
-                    Proxy::new(h.index, b.aabb().inflated(margin), !b.is_dynamic() || b.is_sleeping())
-                }),
-        );
-        if broad.kind() != self.settings.broad_phase {
-            broad.set_kind(self.settings.broad_phase);
-        }
-        let tests = broad.update(proxies, pairs).bv_tests;
-        // Bodies created inside each other would make pairs as the square of the crowd.
-        thin_crowded_pairs(pairs, proxies, &mut crowd.pairs);
-        tests
     }
 }
 

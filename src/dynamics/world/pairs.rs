@@ -1,0 +1,82 @@
+//! The step's candidate pairs: how far each body may move in the step (its margin), and
+//! the world boxes grown by it handed to the chosen broad phase.
+
+use super::*;
+
+impl World {
+    /// How far each body may move during a step of `dt`, plus half the speculative
+    /// distance: the margin its box grows by in the broad phase, and its share of a
+    /// pair's speculative margin. A bound on the motion (|v|·dt + |ω|·reach·dt, plus
+    /// |g|·dt² for gravity's part) makes every contact the step can make known at its
+    /// start, however fast the body (Catto, "Speculative contacts", 2013): a falling box
+    /// lands on the ground instead of sinking into it for a step.
+    ///
+    /// With continuous detection switched off the margin is the speculative distance
+    /// alone: the world is then as discrete as the setting says, and a fast body can
+    /// tunnel — which is what that setting is there to show.
+    pub(super) fn compute_margins(&mut self, dt: f32) {
+        let speculate_motion = self.settings.continuous != ContinuousMode::Off;
+        let half_speculative = 0.5 * SPECULATIVE_SLOPS * self.settings.slop.max(0.0);
+        let gravity_reach = self.settings.gravity.length() * dt * dt;
+        let margins = &mut self.scratch.margins;
+        margins.clear();
+        margins.resize(self.bodies.slot_count(), 0.0);
+        for (slot, margin) in margins.iter_mut().enumerate() {
+            let Some(body) = self.bodies.slot(slot) else { continue };
+            let motion = if !speculate_motion || body.is_sleeping() || body.kind() == BodyKind::Static {
+                0.0
+            } else {
+                let own = (body.linear_velocity().length() + body.angular_velocity().abs() * body.outer_reach()) * dt;
+                own + if body.is_dynamic() { gravity_reach } else { 0.0 }
+            };
+            // A body moving at absurd speed would grow its box over the whole world:
+            // cap the margin (the continuous sweep still catches what it misses).
+            *margin = half_speculative + motion.min(MAX_MARGIN_M);
+            if !margin.is_finite() {
+                *margin = half_speculative;
+            }
+        }
+    }
+
+    /// World boxes of every live body, then the candidate pairs. The one place a broad
+    /// phase plugs in.
+    /// Returns the number of box tests the broad phase made.
+    ///
+    /// With `grown`, every box is grown by its body's margin (`compute_margins`), so the
+    /// pairs include every pair that can touch during the step.
+    pub(super) fn find_candidate_pairs(&mut self, grown: bool) -> u64 {
+        let Scratch {
+            broad,
+            proxies,
+            pairs,
+            margins,
+            crowd,
+            ..
+        } = &mut self.scratch;
+        proxies.clear();
+        pairs.clear();
+        // A pair is a candidate only when a body in it can move: bodies that cannot be
+        // pushed (static, kinematic) are "static" to the broad phase.
+        proxies.extend(
+            self.bodies
+                .iter()
+                // A sleeping body is static too: its pairs with static and sleeping
+                // bodies are skipped (`sleep.rs`).
+                .map(|(h, b)| {
+                    let margin = if grown {
+                        margins.get(h.index as usize).copied().unwrap_or(0.0)
+                    } else {
+                        0.0
+                    };
+                    Proxy::new(h.index, b.aabb().inflated(margin), !b.is_dynamic() || b.is_sleeping())
+                }),
+        );
+        if broad.kind() != self.settings.broad_phase {
+            broad.set_kind(self.settings.broad_phase);
+        }
+        let tests = broad.update(proxies, pairs).bv_tests;
+        // Bodies created inside each other would make pairs as the square of the crowd.
+        thin_crowded_pairs(pairs, proxies, &mut crowd.pairs);
+        tests
+    }
+}
