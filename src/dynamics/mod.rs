@@ -87,6 +87,8 @@ mod sleep;
 mod snapshot;
 mod solver;
 mod solver_wide;
+#[cfg(test)]
+mod test_rng;
 mod world;
 mod xpbd;
 mod xpbd_wide;

@@ -395,26 +395,8 @@ fn solve_bundle(states: &mut [BodyState], bundle: &mut Bundle, t: &StepTuning, u
 mod tests {
     use super::*;
     use crate::dynamics::solver::{solve, warm_start, Softness};
+    use crate::dynamics::test_rng::Lcg;
     use crate::math::{cross, Rot, Vec2};
-
-    /// A small deterministic generator (the test needs no crate for it).
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn unit(&mut self) -> f32 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * self.unit()
-        }
-        fn below(&mut self, n: usize) -> usize {
-            ((self.unit() * n as f32) as usize).min(n - 1)
-        }
-    }
 
     /// Random bodies (the first four static) and constraints between them, coloured
     /// greedily as `ColourScratch::place` does, one hub body in enough constraints to

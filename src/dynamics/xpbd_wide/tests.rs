@@ -1,27 +1,9 @@
 //! The four-wide passes against the scalar ones (`xpbd.rs`), bit for bit.
 
 use super::*;
+use crate::dynamics::test_rng::Lcg;
 use crate::dynamics::xpbd::{pull_back_old_drift, solve_positions, solve_static_friction, solve_velocities};
 use crate::math::{Rot, Vec2};
-
-/// A small deterministic generator (the test needs no crate for it).
-struct Lcg(u64);
-
-impl Lcg {
-    fn unit(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn below(&mut self, n: usize) -> usize {
-        ((self.unit() * n as f32) as usize).min(n - 1)
-    }
-}
 
 /// Slots of the fixed bodies (static, at their start pose) and of the kinematic one.
 const FIXED: u32 = 4;
