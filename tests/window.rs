@@ -736,6 +736,16 @@ fn frame_stats_of(stdout: &str) -> serde_json::Value {
         let v = stats[key].as_f64().unwrap_or_else(|| panic!("{key} missing: {line}"));
         assert!(v.is_finite() && v >= 0.0, "{key}: {line}");
     }
+    assert!(stats["msaa"].as_i64().is_some_and(|n| n >= 1), "msaa: {line}");
+    assert!(
+        stats["renderer"].as_str().is_some_and(|r| !r.is_empty()),
+        "renderer: {line}"
+    );
+    // Without a GPU the window must not ask a software renderer for 4x multisampling
+    // (it tripled the frame time), unless the user asked for it.
+    if !collision_lab::app::gl_info::gpu_likely() && std::env::var_os("COLLISION_LAB_MSAA").is_none() {
+        assert_eq!(stats["msaa"].as_i64(), Some(1), "{line}");
+    }
     stats
 }
 

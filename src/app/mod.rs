@@ -22,6 +22,7 @@ pub mod draw;
 pub mod files;
 pub mod flags;
 pub mod frame_stats;
+pub mod gl_info;
 pub mod history;
 pub mod input;
 pub mod inset;
@@ -127,6 +128,10 @@ without a screen use `xvfb-run collision-lab …`, or the headless commands `con
                 .to_string(),
         );
     }
+    let samples = gl_info::window_sample_count(
+        std::env::var("COLLISION_LAB_MSAA").ok().as_deref(),
+        gl_info::gpu_likely(),
+    );
     let conf = mq::Conf {
         window_title: "Collision Lab".to_string(),
         window_width: options.window_size.0,
@@ -134,11 +139,8 @@ without a screen use `xvfb-run collision-lab …`, or the headless commands `con
         high_dpi: true,
         window_resizable: true,
         // Multisampling smooths edges; software GL (no GPU, e.g. under Xvfb) pays for it
-        // per pixel, so COLLISION_LAB_MSAA=1 turns it off there.
-        sample_count: std::env::var("COLLISION_LAB_MSAA")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(4),
+        // per pixel, so it is off where no GPU is found (`gl_info`).
+        sample_count: samples,
         ..Default::default()
     };
     let outcome = std::sync::Arc::new(std::sync::Mutex::new(Ok(())));
@@ -147,7 +149,7 @@ without a screen use `xvfb-run collision-lab …`, or the headless commands `con
     // panic inside miniquad; turn it into an error the command line can print.
     let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         macroquad::Window::from_config(conf, async move {
-            let result = window_loop(options).await;
+            let result = window_loop(options, samples).await;
             *outcome_in_loop.lock().unwrap_or_else(|e| e.into_inner()) = result;
         });
     }));
@@ -165,13 +167,19 @@ without a screen use `xvfb-run collision-lab …`, or the headless commands `con
 
 /// The window's frame loop: input → simulate → overlay → draw → finish, each a
 /// function below. What a frame hands the next lives in [`Frames`].
-async fn window_loop(options: AppOptions) -> Result<(), String> {
+async fn window_loop(options: AppOptions, samples: i32) -> Result<(), String> {
     let (mut state, mut panels, render) = open_window(&options)?;
     let mut frames = Frames::new();
     loop {
         if render.is_none() && frames.wants_to_close(&options, &mut panels, &state) {
             if options.frame_stats {
                 let mut line = frames.recorder.summary().to_json();
+                // Which GL drew the frames, and with how many samples per pixel.
+                line.pop();
+                line += &format!(
+                    ",\"msaa\":{samples},\"renderer\":{}}}",
+                    serde_json::Value::from(frames.renderer.as_deref().unwrap_or("unknown"))
+                );
                 // In a lesson, predict mode's score too (scripts and the window tests).
                 let board = (state.lesson.as_ref().map(|m| &m.predict.board))
                     .or(state.topic.as_ref().map(|m| &m.predict.board));
@@ -214,6 +222,14 @@ async fn window_loop(options: AppOptions) -> Result<(), String> {
         let present_start = Instant::now();
         mq::next_frame().await;
         frames.present_ms = present_start.elapsed().as_secs_f64() * 1e3;
+        if frames.frame == 2 && frames.renderer.is_none() {
+            frames.renderer = gl_info::renderer_name();
+            let advice = frames.renderer.as_deref().and_then(|r| gl_info::advice(r, samples));
+            // An error from opening the scene stays in the status bar: it matters more.
+            if let (Some(text), false) = (advice, state.status.as_ref().is_some_and(|s| s.is_error)) {
+                state.set_status(text);
+            }
+        }
     }
 }
 
@@ -238,6 +254,8 @@ struct Frames {
     recorder: frame_stats::FrameRecorder,
     /// How long the previous frame's present (GL draw calls and swap) took (ms).
     present_ms: f64,
+    /// The GL renderer's name, read once the first frames are presented.
+    renderer: Option<String>,
 }
 
 impl Frames {
@@ -251,6 +269,7 @@ impl Frames {
             stats: FrameStats::default(),
             recorder: frame_stats::FrameRecorder::default(),
             present_ms: 0.0,
+            renderer: None,
         }
     }
 
