@@ -1,4 +1,5 @@
-//! `open --frame-stats`: how long the window's frames took, as one JSON line.
+//! `open --frame-stats`: how long the window's frames took, as one JSON line; and
+//! `render --stats`: where a render's frame time went, phase by phase.
 //!
 //! The window loop records each frame's wall time and the simulated time its steps
 //! covered; on exit the summary is printed for scripts and tests to parse:
@@ -98,6 +99,42 @@ impl FrameStatsSummary {
         format!(
             "{{\"frames\":{},\"mean_ms\":{:.3},\"p95_ms\":{:.3},\"max_ms\":{:.3},\"sim_ratio\":{:.4}}}",
             self.frames, self.mean_ms, self.p95_ms, self.max_ms, self.sim_ratio
+        )
+    }
+}
+
+/// Frames left out of `render --stats` (the first ones compile shaders and lay out).
+pub(super) const STATS_WARMUP_FRAMES: u32 = 5;
+
+/// Sums of frame times for `render --stats`.
+#[derive(Default)]
+pub(super) struct FrameStats {
+    sum: super::history::FrameTimes,
+    frames: u32,
+}
+
+impl FrameStats {
+    pub(super) fn add(&mut self, t: &super::history::FrameTimes) {
+        self.sum.simulation_ms += t.simulation_ms;
+        self.sum.ui_ms += t.ui_ms;
+        self.sum.drawing_ms += t.drawing_ms;
+        self.sum.present_ms += t.present_ms;
+        self.sum.frame_ms += t.frame_ms;
+        self.frames += 1;
+    }
+
+    pub(super) fn summary(&self, bodies: usize) -> String {
+        let n = f64::from(self.frames.max(1));
+        let s = &self.sum;
+        format!(
+            "{} frames, {bodies} bodies, mean ms per frame: simulation {:.2}, UI {:.2}, drawing {:.2} (building batches), present {:.2} (GL draw calls + swap), whole frame {:.2} ({:.0} FPS)",
+            self.frames,
+            s.simulation_ms / n,
+            s.ui_ms / n,
+            s.drawing_ms / n,
+            s.present_ms / n,
+            s.frame_ms / n,
+            1000.0 * n / s.frame_ms.max(1e-9)
         )
     }
 }

@@ -28,6 +28,7 @@ pub mod input;
 pub mod inset;
 pub mod labels;
 pub mod lesson;
+pub mod options;
 pub mod panels;
 pub mod pick;
 pub mod screenshot;
@@ -38,11 +39,13 @@ pub mod tools;
 pub mod undo;
 
 use crate::math::Vec2;
-use crate::scene::Scene;
 use input::{FrameInput, Key};
 use macroquad::prelude as mq;
 use state::AppState;
 use std::path::PathBuf;
+
+use frame_stats::{FrameStats, STATS_WARMUP_FRAMES};
+pub use options::{AppOptions, Mode, RenderOptions, DEFAULT_WINDOW_SIZE};
 use std::time::Instant;
 
 /// The scene `collision-lab` opens with no argument: built into the binary, so the
@@ -51,68 +54,6 @@ pub const DEFAULT_SCENE_RON: &str = include_str!("../../scenes/default.ron");
 /// Where the built-in default scene would be, relative to the repository (shown as its
 /// name, and used as the directory of Save As).
 pub const DEFAULT_SCENE_NAME: &str = "scenes/default.ron";
-
-/// Default window size (logical pixels).
-pub const DEFAULT_WINDOW_SIZE: (i32, i32) = (1280, 800);
-
-/// What the window is for: the interactive sandbox, or a scripted render.
-#[derive(Clone, Debug)]
-pub enum Mode {
-    /// The sandbox, until the user closes it.
-    Interactive,
-    /// Run `frames` frames of `steps_per_frame` fixed steps each (not wall-clock time,
-    /// so the picture is the same on every machine), save a screenshot to `out`, exit.
-    Render(RenderOptions),
-}
-
-/// `collision-lab render …`.
-#[derive(Clone, Debug)]
-pub struct RenderOptions {
-    /// Frames to run before the screenshot.
-    pub frames: u32,
-    /// Fixed steps per frame.
-    pub steps_per_frame: u32,
-    /// The PNG to write.
-    pub out: PathBuf,
-    /// Debug layers to draw.
-    pub debug: flags::DebugFlags,
-    /// Include the egui overlay in the picture.
-    pub with_ui: bool,
-    /// Print where the frames' time went (mean simulation / UI / drawing / frame) on exit.
-    pub stats: bool,
-    /// Lesson scenes: what the lesson player shows in the picture.
-    pub lesson: lesson::RenderLesson,
-    /// Lesson scenes: write the labels of the last frame here as JSON (each view's
-    /// rectangle, each label's text and box as drawn with the real font).
-    pub labels_out: Option<PathBuf>,
-    /// Lesson scenes: write the question Next would ask in predict mode here as JSON,
-    /// with its answers in screen pixels.
-    pub predict_out: Option<PathBuf>,
-    /// Lesson scenes: write the views of the last frame here as SVG.
-    pub svg_out: Option<PathBuf>,
-}
-
-/// How to open the window.
-#[derive(Clone, Debug)]
-pub struct AppOptions {
-    /// The scene and where it came from (None: the built-in default).
-    pub scene: Scene,
-    /// Its path, if it came from a file.
-    pub path: Option<PathBuf>,
-    /// Window size (logical px).
-    pub window_size: (i32, i32),
-    /// Interactive or render.
-    pub mode: Mode,
-    /// Shown in the status bar as the window opens (a scene named on the command line
-    /// that did not load).
-    pub startup_error: Option<String>,
-    /// Interactive: close the window after this many seconds of wall time (scripts and
-    /// tests), without asking about unsaved edits.
-    pub exit_after_s: Option<f64>,
-    /// Interactive: print one JSON line of frame statistics on stdout when the window
-    /// closes (see [`frame_stats`]).
-    pub frame_stats: bool,
-}
 
 /// Opens the window and runs until it closes (or the render is written). Returns the
 /// process's outcome: `Err` with a message if a render could not be written.
@@ -572,42 +513,6 @@ fn finish_frame(
     state.history.push_frame(frames.started.elapsed().as_secs_f64(), times);
     frames.frame += 1;
     None
-}
-
-/// Frames left out of `render --stats` (the first ones compile shaders and lay out).
-const STATS_WARMUP_FRAMES: u32 = 5;
-
-/// Sums of frame times for `render --stats`.
-#[derive(Default)]
-struct FrameStats {
-    sum: history::FrameTimes,
-    frames: u32,
-}
-
-impl FrameStats {
-    fn add(&mut self, t: &history::FrameTimes) {
-        self.sum.simulation_ms += t.simulation_ms;
-        self.sum.ui_ms += t.ui_ms;
-        self.sum.drawing_ms += t.drawing_ms;
-        self.sum.present_ms += t.present_ms;
-        self.sum.frame_ms += t.frame_ms;
-        self.frames += 1;
-    }
-
-    fn summary(&self, bodies: usize) -> String {
-        let n = f64::from(self.frames.max(1));
-        let s = &self.sum;
-        format!(
-            "{} frames, {bodies} bodies, mean ms per frame: simulation {:.2}, UI {:.2}, drawing {:.2} (building batches), present {:.2} (GL draw calls + swap), whole frame {:.2} ({:.0} FPS)",
-            self.frames,
-            s.simulation_ms / n,
-            s.ui_ms / n,
-            s.drawing_ms / n,
-            s.present_ms / n,
-            s.frame_ms / n,
-            1000.0 * n / s.frame_ms.max(1e-9)
-        )
-    }
 }
 
 /// Whether this run draws the overlay (always, but for a render without `--ui`).
