@@ -3,6 +3,7 @@
 //! IEEE TVCG 1998). An AABB with its corners cut at 45°: still only interval tests,
 //! but much tighter around diagonal or round shapes (Ren and Xie 2011; Zakharov and Sadykov 2003).
 
+use crate::geometry::clip_half_plane;
 use crate::math::{Pose, Vec2};
 
 /// The four directions, world frame: x, y, and the two diagonals (unit length).
@@ -114,24 +115,4 @@ impl Kdop8 {
         }
         (0..n).map(|i| 0.5 * crate::math::cross(o[i], o[(i + 1) % n])).sum()
     }
-}
-
-/// Keeps the part of a convex polygon where `dot(p, normal) ≤ offset`.
-fn clip_half_plane(poly: &[Vec2], normal: Vec2, offset: f32) -> Vec<Vec2> {
-    let n = poly.len();
-    let mut out = Vec::with_capacity(n + 1);
-    for i in 0..n {
-        let a = poly[i];
-        let b = poly[(i + 1) % n];
-        let da = a.dot(normal) - offset;
-        let db = b.dot(normal) - offset;
-        if da <= 0.0 {
-            out.push(a);
-        }
-        if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
-            let t = da / (da - db);
-            out.push(a + (b - a) * t);
-        }
-    }
-    out
 }

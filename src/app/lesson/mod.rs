@@ -32,6 +32,7 @@ pub mod paint;
 pub mod panel;
 pub mod predict;
 mod quiz_view;
+pub mod regions;
 pub mod strip;
 pub mod svg;
 pub mod topic_mode;
