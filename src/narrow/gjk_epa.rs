@@ -18,8 +18,8 @@
 //! after the fact (so nothing is paid when no trace is asked for).
 
 use super::contact::Work;
-use super::epa::epa;
-use super::gjk::{gjk, GjkInput};
+use super::epa::epa_scaled;
+use super::gjk::{gjk_scaled, GjkInput};
 use super::query::{PieceQuery, Recorder};
 use super::trace::{SupportPoint, Trace, TraceStep};
 use super::{NarrowConfig, PairPenetration};
@@ -140,7 +140,8 @@ pub(crate) fn penetration_local(
     trace: &mut Option<&mut Trace>,
 ) -> PairPenetration {
     let radii = input.a.radius + input.b.radius;
-    let out = gjk(input, config, work, trace);
+    // EPA's tolerances are relative to the same scale as GJK's: computed once.
+    let (out, scale) = gjk_scaled(input, config, work, trace);
     if out.distance > 0.0 && out.normal != Vec2::ZERO {
         return PairPenetration {
             normal: out.normal,
@@ -148,7 +149,7 @@ pub(crate) fn penetration_local(
         };
     }
     // Cores touching or overlapping (or a distance too small to give a direction): EPA.
-    let pen = epa(input, &out.simplex, config, work, trace);
+    let pen = epa_scaled(input, &out.simplex, config, scale, work, trace);
     PairPenetration {
         normal: pen.normal,
         depth: pen.depth + radii,
@@ -159,6 +160,7 @@ pub(crate) fn penetration_local(
 mod tests {
     use super::*;
     use crate::geometry::ConvexView;
+    use crate::narrow::gjk::gjk;
 
     //   +---+        the unit square, centred on its local origin
     //   | o |
