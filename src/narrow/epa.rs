@@ -447,6 +447,32 @@ mod tests {
         assert_eq!(*indices.last().unwrap(), 2 * (INLINE_CAPACITY + 4));
     }
 
+    /// Slots written, cleared and written again read back as written (the first `len`
+    /// inline slots are the initialised ones), before and after a spill.
+    #[test]
+    fn polytope_reads_back_what_was_written_after_clear() {
+        let mut poly = Polytope::new();
+        for i in 0..5 {
+            poly.push(sp(10 + i));
+        }
+        poly.clear();
+        assert!(poly.as_slice().is_empty());
+        poly.push(sp(1));
+        poly.push(sp(3));
+        poly.insert(1, sp(2));
+        poly.insert(0, sp(0));
+        let indices: Vec<usize> = poly.as_slice().iter().map(|w| w.index_a).collect();
+        assert_eq!(indices, [0, 1, 2, 3]);
+        assert!(poly.contains(&sp(2)) && !poly.contains(&sp(10)));
+        for i in 4..INLINE_CAPACITY + 2 {
+            poly.push(sp(i));
+        }
+        poly.clear();
+        poly.push(sp(7));
+        let indices: Vec<usize> = poly.as_slice().iter().map(|w| w.index_a).collect();
+        assert_eq!(indices, [7]);
+    }
+
     #[test]
     fn closest_edge_of_a_ccw_square() {
         //  (-1, 2) +-----+ (1, 2)
