@@ -54,24 +54,73 @@ fn local_vertex(view: &ConvexView, i: usize) -> Vec2 {
     view.vertices.get(i).copied().unwrap_or(Vec2::ZERO)
 }
 
-/// Largest distance of a vertex from the local origin (metres). One square root for the
-/// largest squared length: sqrt is correctly rounded and monotone, so this is the
-/// largest of the rounded lengths to the bit, without a square root per vertex (which
-/// showed in callgrind on GJK for two octagons, called by both GJK and EPA).
-fn local_extent(view: &ConvexView) -> f32 {
-    view.vertices
-        .iter()
-        .fold(0.0f32, |m, v| m.max(v.length_squared()))
-        .sqrt()
+/// What GJK needs of a view before its first support point, in one pass over its
+/// vertices: the largest squared distance of a vertex from the local origin (for the
+/// scale) and the vertices' sum (for the first search direction). Both used to take a
+/// pass each, with `f32::max`'s NaN handling in the first; in callgrind on two octagons
+/// they cost GJK more than a third of its own instructions. Same values to the bit: the
+/// sum is taken in the same order, and a comparison keeps the larger squared length as
+/// `f32::max` did (NaN never replaces the running maximum, which starts at 0).
+#[derive(Clone, Copy, Debug)]
+struct ViewSummary {
+    /// max |v|² over the vertices (0 for an empty view).
+    extent_sq: f32,
+    /// Σ v over the vertices, local frame.
+    sum: Vec2,
+    /// Vertex count.
+    count: usize,
 }
 
-/// Average of a view's vertices, world frame (the local origin for an empty view).
-fn world_vertex_mean(view: &ConvexView, pose: &Pose) -> Vec2 {
-    if view.vertices.is_empty() {
-        return pose.translation;
+impl ViewSummary {
+    #[inline]
+    fn of(view: &ConvexView) -> ViewSummary {
+        let mut extent_sq = 0.0f32;
+        let mut sum = Vec2::ZERO;
+        for v in view.vertices {
+            let l = v.length_squared();
+            if l > extent_sq {
+                extent_sq = l;
+            }
+            sum += *v;
+        }
+        ViewSummary {
+            extent_sq,
+            sum,
+            count: view.vertices.len(),
+        }
     }
-    let sum = view.vertices.iter().fold(Vec2::ZERO, |s, v| s + *v);
-    pose.apply_point(sum / view.vertices.len() as f32)
+
+    /// Largest distance of a vertex from the local origin (metres). One square root for
+    /// the largest squared length: sqrt is correctly rounded and monotone, so this is the
+    /// largest of the rounded lengths to the bit.
+    #[inline]
+    fn extent(&self) -> f32 {
+        self.extent_sq.sqrt()
+    }
+
+    /// Average of the vertices, world frame (`pose`'s origin for an empty view).
+    #[inline]
+    fn world_mean(&self, pose: &Pose) -> Vec2 {
+        if self.count == 0 {
+            return pose.translation;
+        }
+        pose.apply_point(self.sum / self.count as f32)
+    }
+}
+
+/// The scale of a pair of views at their poses (see [`GjkInput::scale`]).
+#[inline]
+fn scale_of(a: &ViewSummary, pose_a: &Pose, b: &ViewSummary, pose_b: &Pose) -> f32 {
+    let scale_a = a.extent() + pose_a.translation.length();
+    let scale_b = b.extent() + pose_b.translation.length();
+    let scale = scale_a.max(scale_b);
+    if scale.is_finite() && scale > 0.0 {
+        scale
+    } else {
+        // Both cores are the world origin (or the input is not finite): fall back to 1 m
+        // so the tolerances stay meaningful and positive.
+        1.0
+    }
 }
 
 impl GjkInput<'_> {
@@ -82,16 +131,17 @@ impl GjkInput<'_> {
     /// given in absolute metres would be too tight for large coordinates and too loose
     /// for tiny shapes.
     pub fn scale(&self) -> f32 {
-        let scale_a = local_extent(&self.a) + self.pose_a.translation.length();
-        let scale_b = local_extent(&self.b) + self.pose_b.translation.length();
-        let scale = scale_a.max(scale_b);
-        if scale.is_finite() && scale > 0.0 {
-            scale
-        } else {
-            // Both cores are the world origin (or the input is not finite): fall back to 1 m
-            // so the tolerances stay meaningful and positive.
-            1.0
-        }
+        let (a, b) = (ViewSummary::of(&self.a), ViewSummary::of(&self.b));
+        scale_of(&a, &self.pose_a, &b, &self.pose_b)
+    }
+
+    /// The scale ([`GjkInput::scale`]) and GJK's first search direction, from one pass
+    /// over each view's vertices.
+    #[inline]
+    fn prepare(&self, config: &NarrowConfig) -> (f32, Vec2) {
+        let (a, b) = (ViewSummary::of(&self.a), ViewSummary::of(&self.b));
+        let scale = scale_of(&a, &self.pose_a, &b, &self.pose_b);
+        (scale, self.initial_direction(&a, &b, config))
     }
 
     /// The support point of A − B along `world_direction`: the vertex of A farthest along
@@ -153,12 +203,10 @@ impl GjkInput<'_> {
     /// GJK's first search direction, world frame: the configured one, else from A's vertex
     /// mean towards B's (the support of A − B along it lies on the side of A − B that faces
     /// the origin, so the first simplex starts close), else +x when that is degenerate.
-    fn initial_direction(&self, config: &NarrowConfig) -> Vec2 {
+    fn initial_direction(&self, a: &ViewSummary, b: &ViewSummary, config: &NarrowConfig) -> Vec2 {
         let configured = config.gjk_initial_direction.and_then(Vec2::try_normalize);
         configured
-            .or_else(|| {
-                (world_vertex_mean(&self.b, &self.pose_b) - world_vertex_mean(&self.a, &self.pose_a)).try_normalize()
-            })
+            .or_else(|| (b.world_mean(&self.pose_b) - a.world_mean(&self.pose_a)).try_normalize())
             .unwrap_or(Vec2::X)
     }
 }
@@ -227,11 +275,31 @@ const CONTAINS_ORIGIN_ULPS: f32 = 4.0;
 ///
 /// The result is deterministic: no randomness, fixed tie-breaking (lowest vertex index).
 pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut Option<&mut Trace>) -> GjkOutput {
-    let scale = input.scale();
+    gjk_scaled(input, config, work, trace, |_, _| false).0
+}
+
+/// [`gjk`], also returning the scale its tolerances were relative to ([`GjkInput::scale`]),
+/// so that EPA, which uses the same scale, does not compute it again (`gjk_epa.rs`).
+///
+/// `apart_enough(lower, upper)` may stop GJK before it converges, with the distance
+/// bracketed in [lower, upper] (see NoProgress in [`gjk`]'s termination rules): when it
+/// says yes, GJK stops with `distance` set to `lower` (a lower bound, not the distance)
+/// and the third value `true`. For callers that only need to know the cores are apart,
+/// or by how much at least (`gjk_epa.rs`); never with a trace, whose steps the lessons
+/// show to the end.
+pub(super) fn gjk_scaled(
+    input: &GjkInput,
+    config: &NarrowConfig,
+    work: &mut Work,
+    trace: &mut Option<&mut Trace>,
+    apart_enough: impl Fn(f32, f32) -> bool,
+) -> (GjkOutput, f32, bool) {
+    let mut stopped_apart = None;
+    let (scale, first_direction) = input.prepare(config);
     let contains_tol = CONTAINS_ORIGIN_ULPS * f32::EPSILON * scale;
     let progress_tol = config.gjk_epsilon * scale;
 
-    let mut simplex = WorkingSimplex::single(input.support(input.initial_direction(config), work));
+    let mut simplex = WorkingSimplex::single(input.support(first_direction, work));
     let mut iterations: u32 = 0;
 
     let termination = loop {
@@ -244,7 +312,9 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
         if iterations >= config.gjk_max_iterations {
             break GjkTermination::IterationCap;
         }
-        let direction = search_direction(&simplex, closest);
+        // |v|, also the length of the search direction (`search_direction`).
+        let distance = dist_sq.sqrt();
+        let direction = search_direction(&simplex, closest, distance);
         // The newest simplex vertex was the support for the previous direction: the climb
         // starts there (on large views; small ones scan).
         let support = input.support_near(direction, &simplex.vertices[simplex.len - 1], work);
@@ -267,10 +337,14 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
         }
         // |v|² plus the rounding of recomputing it from another simplex (a few ulps).
         let not_worse_sq = dist_sq * (1.0 + 8.0 * f32::EPSILON);
-        let distance = dist_sq.sqrt();
         // Every point x of A − B has x·d ≤ w·d along the searched direction d, so the
         // distance is at least −w·d/|d| (d is −v, or v's accurate version on an edge).
         let lower_bound = -support.point.dot(direction) / direction.length();
+        if apart_enough(lower_bound, distance) {
+            stopped_apart = Some(lower_bound);
+            trace::record(trace, || step(&simplex));
+            break GjkTermination::NoProgress;
+        }
         if distance - lower_bound <= progress_tol {
             // The distance is final, but the direction of v is only accurate to about
             // sqrt(2 · progress_tol / |v|) (the bound is quadratic in the angle): if v sits
@@ -309,6 +383,7 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
     let (point_a, point_b) = simplex.witness_points();
     let closest = simplex.closest();
     let (distance, normal) = match termination {
+        _ if stopped_apart.is_some() => (stopped_apart.unwrap_or(0.0), separation_normal(&simplex, closest)),
         GjkTermination::ContainsOrigin => (0.0, Vec2::ZERO),
         _ => (closest.length(), separation_normal(&simplex, closest)),
     };
@@ -321,7 +396,7 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
             point_b,
         })
     });
-    GjkOutput {
+    let out = GjkOutput {
         distance,
         point_a,
         point_b,
@@ -329,13 +404,14 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
         simplex: simplex.to_simplex(),
         termination,
         iterations,
-    }
+    };
+    (out, scale, stopped_apart.is_some())
 }
 
 /// Where GJK searches next: towards the origin from the simplex point `closest` nearest
 /// to it. For a one-point simplex that is −closest. For a segment it is the segment's
 /// perpendicular on the origin's side (Box2D's `b2ComputeSimplexSearchDirection`), scaled
-/// to |closest| so that traces read as before: `closest` is a barycentric combination of
+/// to |closest| (`closest_length`, which the caller has at hand) so that traces read as before: `closest` is a barycentric combination of
 /// the two ends and carries an error of about an ulp of their size, so when the segment
 /// passes close to the origin its direction is noise (2e-3 rad for a 1 m segment 3e-5 m
 /// from the origin), and a noisy direction can pick the wrong one of two nearly tied
@@ -343,7 +419,7 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
 /// overlap (`tests/gjk_epa.rs`, `gjk_search_direction_is_the_segment_normal`). The
 /// perpendicular comes from the segment's direction, accurate to an ulp of its length;
 /// its side from the sign of cross(e, −w0), exact up to the same rounding.
-fn search_direction(simplex: &WorkingSimplex, closest: Vec2) -> Vec2 {
+fn search_direction(simplex: &WorkingSimplex, closest: Vec2, closest_length: f32) -> Vec2 {
     if simplex.len == 2 {
         let w0 = simplex.vertices[0].point;
         let e = simplex.vertices[1].point - w0;
@@ -353,7 +429,7 @@ fn search_direction(simplex: &WorkingSimplex, closest: Vec2) -> Vec2 {
                 // right_perp turns e clockwise: the origin is on that side when the
                 // cross product is negative.
                 let towards_origin = if side < 0.0 { perp } else { -perp };
-                return towards_origin * closest.length();
+                return towards_origin * closest_length;
             }
         }
     }
@@ -372,4 +448,44 @@ fn separation_normal(simplex: &WorkingSimplex, closest: Vec2) -> Vec2 {
         }
     }
     (-closest).try_normalize().unwrap_or(Vec2::ZERO)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-pass summary gives the scale and the vertex mean of the two passes it
+    /// replaced, to the bit, also for an empty view and a view with a NaN vertex.
+    #[test]
+    fn view_summary_matches_the_two_passes() {
+        let views: [&[Vec2]; 4] = [
+            &[Vec2::new(0.3, -1.7), Vec2::new(2.5, 0.25), Vec2::new(-0.1, 0.9)],
+            &[],
+            &[Vec2::new(1.0, 2.0), Vec2::new(f32::NAN, 0.0), Vec2::new(-3.0, 0.5)],
+            &[
+                Vec2::new(1e4, 1e4 + 0.5),
+                Vec2::new(1e4 + 0.25, 1e4),
+                Vec2::new(1e4, 1e4 - 0.125),
+            ],
+        ];
+        let pose = Pose::new(Vec2::new(-3.5, 7.25), 0.6);
+        for vertices in views {
+            let view = ConvexView {
+                vertices,
+                normals: &[],
+                radius: 0.0,
+            };
+            let summary = ViewSummary::of(&view);
+            let extent = vertices.iter().fold(0.0f32, |m, v| m.max(v.length_squared())).sqrt();
+            assert_eq!(summary.extent().to_bits(), extent.to_bits(), "{vertices:?}");
+            let mean = if vertices.is_empty() {
+                pose.translation
+            } else {
+                pose.apply_point(vertices.iter().fold(Vec2::ZERO, |s, v| s + *v) / vertices.len() as f32)
+            };
+            let got = summary.world_mean(&pose);
+            let same = |x: f32, y: f32| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
+            assert!(same(got.x, mean.x) && same(got.y, mean.y), "{got:?} {mean:?}");
+        }
+    }
 }
