@@ -340,6 +340,16 @@ pub(super) fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Con
 ///   tangential correction at one corner turned the box and pushed the other corner in,
 ///   whose normal correction then turned it back — a rocking that grew.
 ///
+/// Still open: the 100-row pyramid keeps every box on the ground for 20 s but sways
+/// (its upper half at 0.1–0.2 m/s after 20 s, half as many boxes faster than 5 cm/s
+/// after 40 s), so it neither sleeps nor reuses its contacts. The pull-back of old
+/// drift inside a substep is an elastic force (it gives velocity towards the stick
+/// point) and takes the cone the velocity pass would damp with. Tried on it and not
+/// kept: pulling back at every substep's start as well (no better), a slip limit of
+/// twice the slop (no better), the velocity pass's full cone at held points, and a
+/// cone from the last substep's velocity-pass normal impulse at touching points (both
+/// let the 100-row pyramid collapse).
+///
 /// One constraint after another: the reference `xpbd_wide.rs` is tested against.
 #[cfg(test)]
 pub(super) fn solve_static_friction(states: &mut BodyStates, constraints: &mut Constraints, slip_drift: f32) {
