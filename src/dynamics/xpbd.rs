@@ -120,7 +120,7 @@ pub(crate) fn solve_step(
             wide.write_back(constraints);
         }
     };
-    wide.static_friction(states, constraints);
+    wide.static_friction(states, constraints, slop);
     sync(constraints, wide);
     watch.pass_done(PassKind::PullBack, 0, 0, states, constraints);
     let max_push = settings.max_push_speed * h;
@@ -143,7 +143,7 @@ pub(crate) fn solve_step(
         // Once per substep, after the normal passes: in every pass it cost a quarter of
         // the step on the 5050-box pyramid, and the cone it clamps to is the settled λn
         // (the 20-row pyramid's top box holds better: 0.8 mm against 6.4 mm in 9 s).
-        wide.static_friction(states, constraints);
+        wide.static_friction(states, constraints, slop);
         sync(constraints, wide);
         watch.pass_done(PassKind::StaticFriction, substep, 0, states, constraints);
 
@@ -273,7 +273,8 @@ pub(super) fn project_constraint(
 /// earlier steps left between each point's stick points (what their passes could not
 /// undo) is pulled back, within μ times the last step's λn. What the cone does not
 /// allow stays to be pulled back by the substeps; a point whose pull-back was clamped
-/// has slipped and sticks again where it is next step.
+/// with a drift beyond `slip_drift` has slipped and sticks again where it is next step
+/// (see `solve_static_friction`).
 ///
 /// Done here, the pull-back moves the bodies without giving them velocity: the
 /// substeps derive velocity from the motion since their own start. Pulled back inside
@@ -290,11 +291,11 @@ pub(super) fn project_constraint(
 /// `solve_step` does the same with the wide passes (the zeroing before it bundles the
 /// constraints).
 #[cfg(test)]
-pub(super) fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Constraints) {
+pub(super) fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Constraints, slip_drift: f32) {
     for p in constraints.points.iter_mut() {
         p.tangent_impulse = 0.0; // the cone is the last step's λn alone
     }
-    solve_static_friction(states, constraints);
+    solve_static_friction(states, constraints, slip_drift);
 }
 
 /// Static friction (§3.5): undo each pushed point's drift along the surface, the
@@ -312,24 +313,59 @@ pub(super) fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Con
 /// - beyond the cone the correction is clamped, not dropped (the paper applies it only
 ///   while inside): dropped all-or-nothing, a corner whose share of λn fell just short
 ///   lost all its friction, and a μ = 0.5 box crept 8 mm down a 20° slope; clamped, it
-///   holds, the point is marked as slipped (it sticks again where it is next step), and
-///   the dynamic friction of the velocity pass gets only the rest of the cone
-///   (μ·λn/h − |λt|/h), so friction is never counted twice;
+///   holds, and the dynamic friction of the velocity pass gets only the rest of the
+///   cone (μ·λn/h − |λt|/h), so friction is never counted twice;
+/// - a clamped point is marked as slipped (its stick points are taken again where it
+///   is, next step) only once its drift exceeds `slip_drift` (the slop, 5 mm): a clamp
+///   alone does not mean the contact slides. A resting point's λn in one substep is
+///   its share of the load times h² (m·g·h², 0.17 mm·kg at 240 Hz), and it is zero at
+///   a point that overlaps by less than the slop (a tenth to a quarter of the overlapping
+///   points of the resting 40-row pyramid), so a drift of a fraction of a millimetre
+///   already reaches the cone: a quarter to a third of the corrections on that pyramid
+///   were clamped, half of them by more than twice. Marked as slipped at every clamp,
+///   those points forgot their drift every step, the pyramid settled each step from a
+///   new rest position, and its flanks slid off the ground (40 rows: 1.7 m beyond the
+///   bottom row by 15 s; 100 rows: boxes off both ends). Remembered, the drift is pulled
+///   back over the following steps within the cone, and the 40-row pyramid stands (its
+///   top box 3 cm off in 15 s, 80% of its pairs reused). A box that really slides
+///   passes 5 mm of drift within a few steps (a μ = 0.5 box on a 35° slope, in its
+///   first tenth of a second) and sticks afresh as before; one that stops after
+///   sliding is pulled back by at most that much. Tried and not kept: a 1 mm limit
+///   (the 40-row pyramid's flank still slid), never marking a clamp as slipped
+///   (anchors then live until `KEEP_DRIFT`, 2 cm: the default scene's non-convex
+///   bodies did not come to rest), and a cone shared by the points of a pair
+///   (μ·Σλn, PhysX's patch friction; a lightly loaded corner then took the pair's
+///   whole budget, turned its box, and both pyramids collapsed);
 /// - it runs as its own pass after each normal pass, not inside it: undone inside, the
 ///   tangential correction at one corner turned the box and pushed the other corner in,
 ///   whose normal correction then turned it back — a rocking that grew.
 ///
+/// Still open: the 100-row pyramid keeps every box on the ground for 20 s but sways
+/// (its upper half at 0.1–0.2 m/s after 20 s, half as many boxes faster than 5 cm/s
+/// after 40 s), so it neither sleeps nor reuses its contacts. The pull-back of old
+/// drift inside a substep is an elastic force (it gives velocity towards the stick
+/// point) and takes the cone the velocity pass would damp with. Tried on it and not
+/// kept: pulling back at every substep's start as well (no better), a slip limit of
+/// twice the slop (no better), the velocity pass's full cone at held points, and a
+/// cone from the last substep's velocity-pass normal impulse at touching points (both
+/// let the 100-row pyramid collapse).
+///
 /// One constraint after another: the reference `xpbd_wide.rs` is tested against.
 #[cfg(test)]
-pub(super) fn solve_static_friction(states: &mut BodyStates, constraints: &mut Constraints) {
+pub(super) fn solve_static_friction(states: &mut BodyStates, constraints: &mut Constraints, slip_drift: f32) {
     for (c, points) in constraints.iter_mut() {
-        hold_constraint(&mut states.states, c, points);
+        hold_constraint(&mut states.states, c, points, slip_drift);
     }
 }
 
 /// `solve_static_friction` for one constraint.
 #[inline]
-pub(super) fn hold_constraint(states: &mut [BodyState], c: &Constraint, points: &mut [ConstraintPoint]) {
+pub(super) fn hold_constraint(
+    states: &mut [BodyState],
+    c: &Constraint,
+    points: &mut [ConstraintPoint],
+    slip_drift: f32,
+) {
     let (ia, ib) = (c.a as usize, c.b as usize);
     let (mut a, mut b) = (states[ia], states[ib]);
     let friction = c.friction;
@@ -351,7 +387,7 @@ pub(super) fn hold_constraint(states: &mut [BodyState], c: &Constraint, points: 
         }
         let wanted = p.tangent_impulse - along / w_t;
         let total = wanted.clamp(-cone, cone);
-        if total != wanted {
+        if total != wanted && along.abs() > slip_drift {
             p.slipped = true; // it sticks again where it is next step
         }
         if total.is_finite() {

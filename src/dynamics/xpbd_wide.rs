@@ -260,9 +260,15 @@ impl WideXpbd {
         );
     }
 
-    /// `xpbd::solve_static_friction`: one pass of static friction.
-    pub fn static_friction(&mut self, states: &mut BodyStates, constraints: &mut Constraints) {
-        self.each(states, constraints, hold_bundle, hold_constraint);
+    /// `xpbd::solve_static_friction`: one pass of static friction (`slip_drift`, m: see
+    /// `xpbd::hold_constraint`).
+    pub fn static_friction(&mut self, states: &mut BodyStates, constraints: &mut Constraints, slip_drift: f32) {
+        self.each(
+            states,
+            constraints,
+            |states, bundle| hold_bundle(states, bundle, slip_drift),
+            |states, c, points| hold_constraint(states, c, points, slip_drift),
+        );
     }
 
     /// `xpbd::solve_velocities`: one velocity pass, with dynamic friction when

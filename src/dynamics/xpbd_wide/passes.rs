@@ -216,12 +216,13 @@ fn begin_bundle(a: &BodyLanes, b: &BodyLanes, bundle: &mut Bundle, start: Subste
 
 /// `xpbd::hold_constraint`, four constraints at once.
 #[inline]
-pub(super) fn hold_bundle(states: &mut [BodyState], bundle: &mut Bundle) {
+pub(super) fn hold_bundle(states: &mut [BodyState], bundle: &mut Bundle, slip_drift: f32) {
     let mut a = BodyLanes::gather(states, &bundle.a);
     let mut b = BodyLanes::gather(states, &bundle.b);
     let m = bundle.masses();
     let count = bundle.points as usize;
     let friction = bundle.friction;
+    let slip_drift = F4::splat(slip_drift);
     for p in &mut bundle.point[..count] {
         // A point that did not push this substep holds nothing (a NaN impulse goes on
         // to the NaN checks, as in the scalar pass).
@@ -245,8 +246,8 @@ pub(super) fn hold_bundle(states: &mut [BodyState], bundle: &mut Bundle) {
         let active = pushed & along.simd_ne(F4::ZERO) & w_t.simd_gt(F4::ZERO) & !cone.is_nan();
         let wanted = p.tangent_impulse - along / w_t;
         let total = clamp(wanted, -cone, cone);
-        // Clamped: it sticks again where it is next step.
-        p.slipped = (active & total.simd_ne(wanted)) | p.slipped;
+        // Clamped with a drift beyond `slip_drift`: it sticks again where it is next step.
+        p.slipped = (active & total.simd_ne(wanted) & along.abs().simd_gt(slip_drift)) | p.slipped;
         let apply = active & total.is_finite();
         let delta_t = total - p.tangent_impulse;
         p.tangent_impulse = apply.select(total, p.tangent_impulse);

@@ -160,12 +160,12 @@ fn start() -> SubstepStart {
 
 /// What `xpbd::solve_step` does between its predictions, one constraint at a time.
 fn scalar_substeps(states: &mut BodyStates, constraints: &mut Constraints) {
-    pull_back_old_drift(states, constraints);
+    pull_back_old_drift(states, constraints, SLOP);
     for substep in 0..3 {
         let shed = MAX_PUSH_M * (substep + 1) as f32;
         solve_positions(states, constraints, SLOP, shed, Some(start()));
         solve_positions(states, constraints, SLOP, shed, None);
-        solve_static_friction(states, constraints);
+        solve_static_friction(states, constraints, SLOP);
         solve_velocities(states, constraints, &VELOCITY_PASS, false);
         solve_velocities(states, constraints, &VELOCITY_PASS, true);
     }
@@ -177,12 +177,12 @@ fn wide_substeps(states: &mut BodyStates, constraints: &mut Constraints, wide: &
         p.tangent_impulse = 0.0;
     }
     wide.build(constraints, states);
-    wide.static_friction(states, constraints);
+    wide.static_friction(states, constraints, SLOP);
     for substep in 0..3 {
         let shed = MAX_PUSH_M * (substep + 1) as f32;
         wide.positions(states, constraints, SLOP, shed, Some(start()));
         wide.positions(states, constraints, SLOP, shed, None);
-        wide.static_friction(states, constraints);
+        wide.static_friction(states, constraints, SLOP);
         wide.velocities(states, constraints, &VELOCITY_PASS, false);
         wide.velocities(states, constraints, &VELOCITY_PASS, true);
     }
