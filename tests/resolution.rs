@@ -583,7 +583,7 @@ fn an_observed_step_is_the_step_and_reports_every_pass() {
                 assert_eq!(count(PassKind::Restitution), 1);
             }
             Resolution::Projection => {
-                let passes = settings.substeps * settings.velocity_iterations.max(1);
+                let passes = settings.substeps * settings.projection_iterations.max(1);
                 assert_eq!(count(PassKind::PositionPass), passes);
                 assert_eq!(count(PassKind::VelocityPass), passes);
                 assert_eq!(count(PassKind::PullBack), 1);

@@ -26,7 +26,8 @@ fn a_file_without_settings_gets_every_documented_default() {
     assert_eq!(s.resolution, ResolutionDef::Projection);
     assert_eq!(s.rate, 60.0);
     assert_eq!(s.substeps, 4);
-    assert_eq!(s.velocity_iterations, 2);
+    assert_eq!(s.velocity_iterations, 1);
+    assert_eq!(s.projection_iterations, 2);
     assert!(s.sleeping);
     assert_eq!(s.continuous, ContinuousDef::Interpolation);
     assert_eq!(*s, SettingsDef::default());
@@ -49,7 +50,8 @@ fn a_file_with_only_the_first_setting_still_loads() {
 fn every_setting_is_read() {
     let text = scene_with(
         "(narrow_phase: SatDecomposed, broad_phase: DynamicAabbTree, resolution: Projection, rate: 120.0, \
-         substeps: 2, velocity_iterations: 12, sleeping: false, continuous: ConservativeAdvancement, \
+         substeps: 2, velocity_iterations: 12, projection_iterations: 6, sleeping: false, \
+         continuous: ConservativeAdvancement, \
          kill_distance: 250.0)",
     );
     let scene = scene::parse(&text, "all.ron").expect("loads");
@@ -62,6 +64,7 @@ fn every_setting_is_read() {
             rate: 120.0,
             substeps: 2,
             velocity_iterations: 12,
+            projection_iterations: 6,
             sleeping: false,
             continuous: ContinuousDef::ConservativeAdvancement,
             kill_distance: 250.0,
@@ -73,7 +76,7 @@ fn every_setting_is_read() {
 fn the_world_takes_what_the_scene_sets() {
     let text = scene_with(
         "(narrow_phase: GjkEpa, broad_phase: SpatialHash, resolution: Projection, substeps: 7, \
-         velocity_iterations: 3)",
+         velocity_iterations: 3, projection_iterations: 4)",
     );
     let scene = scene::parse(&text, "world.ron").expect("loads");
     let world = World::from_scene(&scene);
@@ -83,6 +86,7 @@ fn the_world_takes_what_the_scene_sets() {
     assert_eq!(s.resolution, Resolution::Projection);
     assert_eq!(s.substeps, 7);
     assert_eq!(s.velocity_iterations, 3);
+    assert_eq!(s.projection_iterations, 4);
     assert_eq!(s.gravity, Vec2::new(0.0, -9.81));
     // What no file stores stays at its default.
     let default = WorldSettings::default();
@@ -99,6 +103,7 @@ fn world_settings_and_scene_settings_round_trip() {
         rate: 30.0,
         substeps: 16,
         velocity_iterations: 20,
+        projection_iterations: 9,
         sleeping: false,
         continuous: ContinuousDef::Off,
         kill_distance: 40.0,
@@ -112,7 +117,7 @@ fn world_settings_and_scene_settings_round_trip() {
 fn saving_a_world_writes_its_settings_back() {
     let text = scene_with(
         "(narrow_phase: GjkEpa, broad_phase: BruteForce, resolution: Projection, rate: 50.0, substeps: 3, \
-         velocity_iterations: 5, sleeping: false, continuous: Off)",
+         velocity_iterations: 5, projection_iterations: 7, sleeping: false, continuous: Off)",
     );
     let scene = scene::parse(&text, "save.ron").expect("loads");
     let mut world = World::from_scene(&scene);
@@ -133,6 +138,7 @@ fn saving_a_world_writes_its_settings_back() {
         "rate: 50.0",
         "substeps: 3",
         "velocity_iterations: 5",
+        "projection_iterations: 7",
         "sleeping: false",
         "continuous: Off",
     ] {
@@ -159,6 +165,14 @@ fn out_of_range_settings_are_refused_where_they_are_written() {
             "(velocity_iterations: 101)",
             "velocity_iterations must be in 1..=100, got 101",
         ),
+        (
+            "(projection_iterations: 0)",
+            "projection_iterations must be in 1..=100, got 0",
+        ),
+        (
+            "(projection_iterations: 101)",
+            "projection_iterations must be in 1..=100, got 101",
+        ),
     ];
     for (settings, message) in cases {
         let e = scene::parse(&scene_with(settings), "bad.ron").expect_err(settings);
@@ -174,8 +188,8 @@ fn out_of_range_settings_are_refused_where_they_are_written() {
 #[test]
 fn the_edges_of_the_ranges_are_allowed() {
     for settings in [
-        "(rate: 1.0, substeps: 1, velocity_iterations: 1)",
-        "(rate: 1000.0, substeps: 64, velocity_iterations: 100)",
+        "(rate: 1.0, substeps: 1, velocity_iterations: 1, projection_iterations: 1)",
+        "(rate: 1000.0, substeps: 64, velocity_iterations: 100, projection_iterations: 100)",
     ] {
         scene::parse(&scene_with(settings), "edge.ron").unwrap_or_else(|e| panic!("{settings}: {e}"));
     }

@@ -54,7 +54,7 @@ use super::body::{Body, BodyHandle, BodySet};
 use super::manifold::ContactManifold;
 use crate::math::{Pose, Vec2};
 use crate::narrow::{Algorithm, Contact, ContactId, NarrowConfig, Work};
-use pair::detect_pair;
+use pair::{detect_pair, Detected};
 
 /// Most points one pair holds: the narrow phase's two (or four speculative), plus kept
 /// ones.
@@ -218,6 +218,11 @@ impl<'a> PointBuffer<'a> {
 
     fn as_slice(&self) -> &[PointContact] {
         &self.points[self.start..]
+    }
+
+    /// Where the gathered points start in the whole array, and how many there are.
+    fn range(&self) -> (u32, u8) {
+        (self.start as u32, (self.points.len() - self.start) as u8)
     }
 }
 
@@ -413,30 +418,22 @@ fn detect_run(
         {
             prev_index += 1;
         }
-        let first = out.points.len();
-        let Some((mut pair, contact)) = detect_pair(
+        let pairs_before = out.pairs.len();
+        let detected = detect_pair(
             bodies,
             (ia, ib),
             input,
             previous,
             prev_index,
             PointBuffer::after(out.points),
+            out.pairs,
+            on_pair.as_mut(),
             &mut out.counts.work,
-        ) else {
-            continue;
-        };
-        match (on_pair.as_mut(), contact) {
-            (Some(on_pair), Some(contact)) => on_pair((ia as usize, ib as usize), &contact),
-            (_, None) => out.counts.reused += 1,
-            _ => {}
-        }
-        let count = out.points.len() - first;
-        if count > 0 {
-            pair.first = first as u32;
-            pair.count = count as u8;
+        );
+        out.counts.reused += u32::from(detected == Detected::Reused);
+        if let Some(pair) = out.pairs.get(pairs_before) {
             out.counts.touching += u32::from(pair.touching);
             out.counts.points += u32::from(pair.count);
-            out.pairs.push(pair);
         }
     }
 }

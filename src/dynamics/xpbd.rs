@@ -100,7 +100,7 @@ pub(crate) fn solve_step(
     watch: &mut dyn SolverWatch,
 ) {
     let slop = settings.slop;
-    let iterations = settings.velocity_iterations.max(1);
+    let iterations = settings.projection_iterations.max(1);
     let inv_h = 1.0 / h;
     let velocity_pass = VelocityPass {
         restitution_threshold: settings.restitution_threshold,

@@ -343,6 +343,13 @@ fn check_settings(settings: &SettingsDef) -> Result<(), (&'static str, SceneProb
         VELOCITY_ITERATIONS_RANGE.contains(&n)
     })
     .map_err(|p| ("velocity_iterations", p))?;
+    check_count(
+        "projection_iterations",
+        settings.projection_iterations,
+        "in 1..=100",
+        |n| VELOCITY_ITERATIONS_RANGE.contains(&n),
+    )
+    .map_err(|p| ("projection_iterations", p))?;
     check_rule(
         "kill_distance",
         settings.kill_distance,

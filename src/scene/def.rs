@@ -75,8 +75,10 @@ impl Default for SceneDef {
 pub const DEFAULT_RATE_HZ: f32 = 60.0;
 /// Substeps per step when a file does not say.
 pub const DEFAULT_SUBSTEPS: u32 = 4;
-/// Velocity iterations per substep when a file does not say.
-pub const DEFAULT_VELOCITY_ITERATIONS: u32 = 2;
+/// Impulse-solver passes per substep when a file does not say.
+pub const DEFAULT_VELOCITY_ITERATIONS: u32 = 1;
+/// Position-based passes per substep when a file does not say.
+pub const DEFAULT_PROJECTION_ITERATIONS: u32 = 2;
 /// Allowed simulation rates (Hz). Below 1 Hz a step is longer than a second and nothing
 /// resembling a contact survives it; above 1000 Hz the step is finer than anything the
 /// sandbox can show and only burns time.
@@ -92,7 +94,8 @@ pub const DEFAULT_KILL_DISTANCE_M: f32 = 100.0;
 pub const KILL_DISTANCE_RANGE_M: std::ops::RangeInclusive<f32> = 1.0..=2e5;
 /// Allowed substeps per step: at 64 a 60 Hz step is already below 0.3 ms.
 pub const SUBSTEPS_RANGE: std::ops::RangeInclusive<u32> = 1..=64;
-/// Allowed velocity iterations per substep: past 100 a stack converges no further.
+/// Allowed solver passes per substep (`velocity_iterations`, `projection_iterations`):
+/// past 100 a stack converges no further.
 pub const VELOCITY_ITERATIONS_RANGE: std::ops::RangeInclusive<u32> = 1..=100;
 
 /// Allowed areal density (kg/m²). 1e-3 is a sheet of foam, 1e6 some 40 m of osmium;
@@ -155,9 +158,15 @@ pub struct SettingsDef {
     /// Each step is cut into this many substeps. In [`SUBSTEPS_RANGE`]. Default 4.
     #[serde(default = "default_substeps")]
     pub substeps: u32,
-    /// Impulse-solver passes per substep. In [`VELOCITY_ITERATIONS_RANGE`]. Default 8.
+    /// Impulse-solver passes per substep (`WorldSettings::velocity_iterations`). In
+    /// [`VELOCITY_ITERATIONS_RANGE`]. Default 1.
     #[serde(default = "default_velocity_iterations")]
     pub velocity_iterations: u32,
+    /// Position-based (`Projection`) passes per substep
+    /// (`WorldSettings::projection_iterations`). In [`VELOCITY_ITERATIONS_RANGE`].
+    /// Default 2.
+    #[serde(default = "default_projection_iterations")]
+    pub projection_iterations: u32,
     /// Whether bodies at rest may fall asleep (and stop costing time). Default `true`.
     #[serde(default = "default_sleeping")]
     pub sleeping: bool,
@@ -180,6 +189,7 @@ impl Default for SettingsDef {
             rate: DEFAULT_RATE_HZ,
             substeps: DEFAULT_SUBSTEPS,
             velocity_iterations: DEFAULT_VELOCITY_ITERATIONS,
+            projection_iterations: DEFAULT_PROJECTION_ITERATIONS,
             sleeping: true,
             continuous: ContinuousDef::default(),
             kill_distance: DEFAULT_KILL_DISTANCE_M,
@@ -375,6 +385,10 @@ fn default_substeps() -> u32 {
 
 fn default_velocity_iterations() -> u32 {
     DEFAULT_VELOCITY_ITERATIONS
+}
+
+fn default_projection_iterations() -> u32 {
+    DEFAULT_PROJECTION_ITERATIONS
 }
 
 fn default_sleeping() -> bool {

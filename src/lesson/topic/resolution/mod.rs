@@ -188,7 +188,14 @@ pub(super) fn trace(scene: &Scene) -> TopicTrace {
     let mut finals: [Vec<Option<Pose>>; 3] = Default::default();
     let mut final_top = [Vec2::ZERO; 3];
     for (m, &resolution) in METHODS.iter().enumerate() {
-        let mut w = World::from_scene_with(scene, WorldSettings { resolution, ..settings });
+        // Two velocity iterations, whatever the scene says (the product's default is one):
+        // the lesson shows a second iteration taking back part of what the first pushed.
+        let settings = WorldSettings {
+            resolution,
+            velocity_iterations: settings.velocity_iterations.max(2),
+            ..settings
+        };
+        let mut w = World::from_scene_with(scene, settings);
         let top_of = |w: &World| w.bodies().slot(top).map_or(Vec2::ZERO, |b| b.center_of_mass());
         heights[m].push(top_of(&w).y);
         let mut recorder = Recorder::default();

@@ -1,0 +1,88 @@
+//! The tree's own tests; `tests/broad.rs` checks it against brute force.
+use super::*;
+
+fn unit_box(x: f32, y: f32) -> Aabb {
+    Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0))
+}
+
+#[test]
+fn a_recorded_insertion_builds_the_same_tree_and_reports_its_descent_and_rotations() {
+    #[derive(Default)]
+    struct Count {
+        descents: u32,
+        siblings: u32,
+        rotations: u32,
+    }
+    impl TreeRecorder for Count {
+        fn descend(
+            &mut self,
+            node: &Aabb,
+            _: &Aabb,
+            children: [&Aabb; 2],
+            _: f32,
+            costs: [f32; 2],
+            chosen: Option<usize>,
+        ) {
+            assert!(contains_box(node, children[0]) && contains_box(node, children[1]));
+            if let Some(k) = chosen {
+                assert!(costs[k] <= costs[1 - k]);
+            }
+            self.descents += 1;
+        }
+        fn sibling(&mut self, _: &Aabb) {
+            self.siblings += 1;
+        }
+        fn rotate(&mut self, _: &Aabb, _: &Aabb, _: u32) {
+            self.rotations += 1;
+        }
+    }
+    let (mut plain, mut recorded) = (DynamicTree::default(), DynamicTree::default());
+    let mut count = Count::default();
+    // A row: without rotations it would be a list.
+    for i in 0..12 {
+        plain.create_proxy(unit_box(2.0 * i as f32, 0.0), i);
+        recorded.create_proxy_recorded(unit_box(2.0 * i as f32, 0.0), i, &mut count);
+    }
+    assert_eq!(plain.node_views(), recorded.node_views());
+    assert_eq!(count.siblings, 11, "every insert after the first finds a sibling");
+    assert!(count.rotations > 0 && count.descents > 0);
+    assert!(recorded.height() <= 5, "height {}", recorded.height());
+}
+
+#[test]
+fn a_row_of_boxes_stays_shallow() {
+    // Inserted left to right, without rotations this is a list of depth 255.
+    let mut tree = DynamicTree::new(0.1);
+    for i in 0..256 {
+        tree.create_proxy(unit_box(2.0 * i as f32, 0.0), i);
+    }
+    tree.validate().unwrap();
+    assert!(tree.height() <= 16, "height {}", tree.height());
+    assert_eq!(tree.node_count(), 2 * 256 - 1);
+}
+
+#[test]
+fn stale_ids_are_refused() {
+    let mut tree = DynamicTree::new(0.1);
+    let a = tree.create_proxy(unit_box(0.0, 0.0), 0);
+    assert!(tree.destroy_proxy(a));
+    let b = tree.create_proxy(unit_box(5.0, 0.0), 1);
+    assert_eq!(a.index(), b.index(), "the node is reused");
+    assert!(!tree.destroy_proxy(a));
+    assert_eq!(tree.move_proxy(a, unit_box(9.0, 0.0), Vec2::ZERO), None);
+    assert_eq!(tree.proxy_count(), 1);
+    tree.validate().unwrap();
+}
+
+#[test]
+fn small_moves_do_not_reinsert() {
+    let mut tree = DynamicTree::new(0.1);
+    let a = tree.create_proxy(unit_box(0.0, 0.0), 0);
+    tree.create_proxy(unit_box(3.0, 0.0), 1);
+    assert_eq!(tree.move_proxy(a, unit_box(0.05, 0.0), Vec2::ZERO), Some(false));
+    assert_eq!(tree.move_proxy(a, unit_box(0.5, 0.0), Vec2::new(0.5, 0.0)), Some(true));
+    // Stretched along the displacement.
+    let fat = tree.fat_aabb(a).unwrap();
+    assert!(fat.max.x >= 1.5 + 0.5 + 0.1 - 1e-6 && fat.min.x <= 0.5 - 0.1 + 1e-6);
+    tree.validate().unwrap();
+}
