@@ -137,6 +137,8 @@ fn the_json_has_the_documented_fields() {
         "resolution",
         "substeps",
         "velocity_iterations",
+        "relax_iterations",
+        "projection_iterations",
     ] {
         assert!(!json["settings"][field].is_null(), "settings.{field}");
     }

@@ -336,6 +336,8 @@ struct SettingsJson {
     resolution: &'static str,
     substeps: u32,
     velocity_iterations: u32,
+    relax_iterations: u32,
+    projection_iterations: u32,
 }
 
 #[derive(Debug, Serialize)]
@@ -437,6 +439,8 @@ impl RunJson {
                 resolution: s.resolution.name(),
                 substeps: s.substeps,
                 velocity_iterations: s.velocity_iterations,
+                relax_iterations: s.relax_iterations,
+                projection_iterations: s.projection_iterations,
             },
             phases_ms: PhasesJson {
                 broad: PhaseJson::of(&summary.broad),
@@ -466,10 +470,19 @@ impl RunJson {
 fn write_table(out: &mut impl Write, r: &RunJson) -> Result<(), CliError> {
     let s = &r.settings;
     writeln!(out, "scene         {} ({} bodies)", r.scene, r.bodies)?;
+    // The passes of the resolution in use: each resolution reads its own setting.
+    let passes = match s.resolution {
+        "Impulses" => format!(
+            ", {} biased + {} relax passes",
+            s.velocity_iterations, s.relax_iterations
+        ),
+        "Projection" => format!(", {} position passes", s.projection_iterations),
+        _ => String::new(),
+    };
     writeln!(
         out,
-        "settings      {}, {}, {}; {} substeps, {} velocity iterations",
-        s.narrow_phase, s.broad_phase, s.resolution, s.substeps, s.velocity_iterations
+        "settings      {}, {}, {}; {} substeps{passes}",
+        s.narrow_phase, s.broad_phase, s.resolution, s.substeps
     )?;
     writeln!(
         out,
