@@ -40,6 +40,7 @@ use super::gjk_epa::penetration_in_a;
 use super::query::{PieceQuery, Recorder};
 use super::sat::{centrally_symmetric, climb_lowest, interval_gap, project_interval, scan_lowest, CLIMB_MIN_VERTICES};
 use super::speculative::SpeculativePoints;
+use super::NarrowConfig;
 use crate::bounds::Aabb;
 use crate::geometry::ConvexView;
 use crate::math::{Pose, Rot, Vec2};
@@ -414,6 +415,80 @@ pub(crate) fn speculative_polygon_polygon(
             }
         }
         out
+    })
+}
+
+/// What the world's detection asks of a pair it tests, for two single-piece convex
+/// polygons under SatDecomposed ([`fits`] must hold; `margin` finite, not negative
+/// and at least `config.separating_gap(scale)`): the contact `collide` would give and, when that is
+/// apart, the points `speculative_points` would give — from one SAT where the two calls
+/// ran one each (a falling pile's pairs are mostly near but apart, so most ran both).
+///
+/// Why one SAT can answer both: SAT keeps the largest gap so far and stops at the first
+/// above its stop. `collide` stops at the separating gap, speculation at the margin,
+/// which is not smaller. Whenever the first run would stop, the second ends on a gap at
+/// least as large, so both say apart; whenever it would not, no gap exceeds either stop
+/// and both runs are the same run. So the contact is the same, bit for bit, and the
+/// speculative points are those of the margin's run, as before. The box tests are the
+/// two calls' own: the plain boxes for the contact (when `config.cull_by_bounds`), the
+/// boxes grown by half the margin each for speculation.
+pub(crate) fn detect_polygon_polygon_sat(
+    (a, pose_a): (&ConvexView, &Pose),
+    (b, pose_b): (&ConvexView, &Pose),
+    scale: f32,
+    config: &NarrowConfig,
+    margin: f32,
+    work: &mut Work,
+) -> (Contact, SpeculativePoints) {
+    let mut contact_work = Work::default();
+    let mut speculative = SpeculativePoints::default();
+    let (box_a, box_b) = (world_box(a, pose_a), world_box(b, pose_b));
+    let boxes_touch = if config.cull_by_bounds {
+        contact_work.bv_tests += 1;
+        box_a.overlaps(&box_b)
+    } else {
+        true
+    };
+    if boxes_touch {
+        contact_work.piece_pairs_tested += 1;
+        contact_work.primitive_tests += 1;
+    }
+    let half = 0.5 * margin;
+    let near = box_a.inflated(half).overlaps(&box_b.inflated(half));
+    if !near {
+        // The grown boxes hold the plain ones (the margin is not negative): apart.
+        work.bv_tests += 1;
+        return (Contact::separated(contact_work), speculative);
+    }
+    let xf_ab = pose_a.inv_mul(pose_b);
+    with_buffer_for(b, |buffer| {
+        let pair = PairInA::new(a, b, &xf_ab, buffer);
+        // The counters of the contact's SAT, as `collide` reports them.
+        let (normal, depth) = sat_in_a(&pair, margin, &mut contact_work);
+        if boxes_touch && config.is_penetrating(depth, scale) {
+            let points = clip_in_a(&pair, normal, depth, 0.0);
+            let contact = Contact::penetrating(
+                pose_a.apply_vector(normal),
+                depth,
+                points_to_world(&points, pose_a),
+                contact_work,
+            );
+            return (contact, speculative);
+        }
+        // Apart: what speculation's own box test and pair test would have counted.
+        work.bv_tests += 1;
+        work.piece_pairs_tested += 1;
+        let gap = -depth;
+        if !(gap.is_nan() || gap > margin) {
+            let points = clip_in_a(&pair, normal, -gap, margin);
+            let world_normal = pose_a.apply_vector(normal);
+            for p in points_to_world(&points, pose_a).as_slice() {
+                if -p.depth <= margin {
+                    speculative.push(world_normal, *p);
+                }
+            }
+        }
+        (Contact::separated(contact_work), speculative)
     })
 }
 

@@ -106,6 +106,46 @@ pub fn speculative_points(
     speculative_pieces(a, pose_a, b, pose_b, margin, work)
 }
 
+/// The world's detection of one pair: [`collide`](super::collide)'s contact (no trace)
+/// and, when it finds the pair apart, [`speculative_points`] within `margin` (empty when
+/// it overlaps). Two single-piece convex polygons under SatDecomposed get both from one
+/// SAT (`polygon_polygon::detect_polygon_polygon_sat`, the same answers bit for bit);
+/// every other pair the two calls. The contact carries its own counters; speculation's
+/// go to `work`, as [`speculative_points`]'s do.
+#[allow(clippy::too_many_arguments)] // the two calls' inputs, nothing more
+pub fn collide_and_speculate(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    algorithm: super::Algorithm,
+    config: &NarrowConfig,
+    margin: f32,
+    work: &mut Work,
+) -> (super::Contact, SpeculativePoints) {
+    if algorithm == super::Algorithm::SatDecomposed && a.piece_count() == 1 && b.piece_count() == 1 {
+        let (va, vb) = (a.piece(0), b.piece(0));
+        let scale = super::query_scale(a, pose_a, b, pose_b);
+        if polygon_polygon::fits(&va, &vb) && margin >= config.separating_gap(scale).max(0.0) && margin.is_finite() {
+            return polygon_polygon::detect_polygon_polygon_sat(
+                (&va, pose_a),
+                (&vb, pose_b),
+                scale,
+                config,
+                margin,
+                work,
+            );
+        }
+    }
+    let contact = super::collide(a, pose_a, b, pose_b, algorithm, config, None);
+    let speculative = if contact.intersect {
+        SpeculativePoints::default()
+    } else {
+        speculative_points(a, pose_a, b, pose_b, margin, work)
+    };
+    (contact, speculative)
+}
+
 /// [`speculative_points`] over every piece pair (the general path).
 pub(super) fn speculative_pieces(
     a: &Shape,

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::dynamics::body::{Body, BodySet};
 use crate::math::{Pose, Rot, Vec2};
-use crate::narrow::{collide, speculative_points, Work};
+use crate::narrow::{collide, collide_and_speculate, Work};
 
 /// The two bodies of a pair at the start of the step, as its points are made in.
 struct PairFrame {
@@ -185,7 +185,18 @@ pub(super) fn detect_pair(
             return Detected::Reused;
         }
     }
-    let contact = query();
+    // The contact and, for a pair found apart, its speculative points (one SAT for both
+    // where that gives the same answers, `narrow::collide_and_speculate`).
+    let (contact, speculative) = collide_and_speculate(
+        a.shape(),
+        &pose_a,
+        b.shape(),
+        &pose_b,
+        input.algorithm,
+        input.config,
+        margin,
+        work,
+    );
     work.add(&contact.work);
     if let Some(on_pair) = on_pair {
         on_pair((ia as usize, ib as usize), &contact);
@@ -199,7 +210,6 @@ pub(super) fn detect_pair(
             gathered.push(frame.make(p.id, contact.normal, p.point, -p.depth, same_point(p.id)));
         }
     } else {
-        let speculative = speculative_points(a.shape(), &pose_a, b.shape(), &pose_b, margin, work);
         for (normal, p) in speculative.as_slice() {
             gathered.push(frame.make(p.id, *normal, p.point, -p.depth, same_point(p.id)));
         }

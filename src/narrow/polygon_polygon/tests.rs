@@ -187,3 +187,56 @@ fn fast_speculative_points_match_the_general_loop_for_a_tiny_reference_edge_far_
         assert_speculative_agree(&a, &pose_a, &b, &pose_b, 0.3);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// The world's one-SAT detection gives, bit for bit, what `collide` and then
+    /// `speculative_points` gave (the world ran both): overlapping, touching, apart within
+    /// the margin and beyond it, under both touching policies and with box culling off.
+    #[test]
+    fn one_sat_detection_is_collide_then_speculation(
+        angles_a in prop::collection::vec(0.0f32..std::f32::consts::TAU, 3..10),
+        angles_b in prop::collection::vec(0.0f32..std::f32::consts::TAU, 3..40),
+        radii in (0.3f32..1.0, 0.3f32..1.0, 0.3f32..1.0, 0.3f32..1.0),
+        pose_a in (-50.0f32..50.0, -50.0f32..50.0, -3.2f32..3.2),
+        offset in (-2.5f32..2.5, -2.5f32..2.5),
+        turn in -3.2f32..3.2,
+        margin in prop_oneof![Just(0.0f32), 0.0f32..0.5],
+        intersecting in any::<bool>(),
+        cull in any::<bool>(),
+    ) {
+        let (Some(a), Some(b)) = (
+            ellipse_polygon(&angles_a, radii.0, radii.1),
+            ellipse_polygon(&angles_b, radii.2, radii.3),
+        ) else {
+            return Ok(());
+        };
+        let pose_a = Pose::new(Vec2::new(pose_a.0, pose_a.1), pose_a.2);
+        let pose_b = Pose::new(pose_a.translation + Vec2::new(offset.0, offset.1), turn);
+        let config = NarrowConfig {
+            touching: if intersecting {
+                crate::narrow::TouchingPolicy::Intersecting
+            } else {
+                crate::narrow::TouchingPolicy::Separated
+            },
+            cull_by_bounds: cull,
+            ..NarrowConfig::default()
+        };
+        let algorithm = crate::narrow::Algorithm::SatDecomposed;
+        let (contact, speculative) = crate::narrow::collide_and_speculate(
+            &a, &pose_a, &b, &pose_b, algorithm, &config, margin, &mut Work::default(),
+        );
+        let two_calls = crate::narrow::collide(&a, &pose_a, &b, &pose_b, algorithm, &config, None);
+        prop_assert_eq!(contact.intersect, two_calls.intersect);
+        prop_assert_eq!(contact.normal.to_array().map(f32::to_bits), two_calls.normal.to_array().map(f32::to_bits));
+        prop_assert_eq!(contact.depth.to_bits(), two_calls.depth.to_bits());
+        prop_assert_eq!(contact.points.as_slice(), two_calls.points.as_slice());
+        let expected = if two_calls.intersect {
+            crate::narrow::SpeculativePoints::default()
+        } else {
+            speculative_points(&a, &pose_a, &b, &pose_b, margin, &mut Work::default())
+        };
+        prop_assert_eq!(speculative, expected);
+    }
+}
