@@ -63,7 +63,7 @@ use super::box_grid::BoxGrid;
 use super::clip::contact_points;
 use super::compound::CompoundScratch;
 use super::contact::{Contact, Work};
-use super::minkowski::minkowski_difference_hull_into;
+use super::minkowski::minkowski_difference_hull_prepared;
 use super::query::{Recorder, ShapeQuery};
 use super::query_scale;
 use super::sat::penetration_sat;
@@ -75,7 +75,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 mod primitives;
-use primitives::{crossings, ray_interval, reduce_to_two};
+use primitives::{clip_line, crossings, ray_interval, reduce_to_two};
 
 /// One piece pair's Minkowski difference, built because its box came within reach.
 #[derive(Clone, Copy, Debug)]
@@ -245,10 +245,11 @@ pub(super) struct CombineScratch {
 
 /// From this many open differences on, the grids list the differences and the active
 /// elements (below it every question scans them all). Measured with callgrind on the
-/// benchmark's families at 32-256 vertices: a query opens 20 differences on average,
-/// and filling the grids (a hash and a floor per cell) cost more than the scans it saved
-/// (7% of the combine step); the grids are for the thousands of differences of big
-/// polygons.
+/// benchmark's families at 32-256 vertices overlapping by 1-2% of their size
+/// (`examples/combine_profile.rs`): a query opens 20 differences on average, the grids'
+/// upkeep (a hash and a floor per cell) was 8% of the combine step's instructions, and
+/// listing only from 32 differences on took 3% off the whole query. The grids are for
+/// the thousands of differences of big polygons.
 const GRID_MIN_DIFFERENCES: usize = 32;
 
 /// Above this many stored vertices the buffers are given back after the call: one query
@@ -357,10 +358,11 @@ pub(super) fn combine<'a>(
     let (a, b, scale, config) = (q.a, q.b, q.scale, q.config);
     // The search runs in A's frame (A at the identity, B at `xf_ab`): there the
     // differences' coordinates are of the shapes' size wherever the pair sits, and so is
-    // their rounding. In the world frame, two 1 m bodies at x = 6790 m had every vertex
-    // of A − B rounded to half a millimetre and a tolerance of 6 mm, and the combined
-    // depth came out 14 mm short. The tolerance of "strictly inside" is then the one of
-    // A's frame; the verdict (touching or not) keeps the world's, as for every query.
+    // their rounding. In the world frame, two identical 1 m bodies at x = 6146 m had
+    // every vertex of A − B rounded to half a millimetre and a "strictly inside"
+    // tolerance of 6 mm, and the combined depth came out 18 mm short
+    // (`tests/precision.rs`). The tolerance of "strictly inside" is now the one of A's
+    // frame; the verdict (touching or not) keeps the world's, as for every query.
     let scale_in_a = query_scale(a, &Pose::IDENTITY, b, &q.xf_ab);
     let tol = config.touch_tolerance * scale_in_a;
     // Lower bounds measured by the piece loop (gaps, in the world's rounding) are
@@ -407,6 +409,8 @@ pub(super) fn combine<'a>(
         gap_margin,
         rotation_a: q.pose_a.rotation,
     };
+    hull.prepared_a.reset(a.piece_count());
+    hull.prepared_b.reset(b.piece_count());
     let Some(winner) = s.nearest_boundary_point(&bodies, hull, first_reach, trace) else {
         // Unreachable for finite input (the union's farthest vertex is on its boundary);
         // NaN coordinates end here.
@@ -435,7 +439,19 @@ pub(super) fn combine<'a>(
         if !d.bounds.contains(Vec2::ZERO) {
             continue;
         }
-        let Some((s_in, s_out)) = ray_interval(run(&s.core, d.core), d.radius, normal_in_a) else {
+        let interval = if d.radius == 0.0 && d.planes.1 > 0 {
+            // The core's sides, as `open` stored them (`ray_interval` would compute the
+            // same planes again).
+            clip_line(
+                normal_in_a,
+                s.planes[d.planes.0 as usize..(d.planes.0 + d.planes.1) as usize]
+                    .iter()
+                    .copied(),
+            )
+        } else {
+            ray_interval(run(&s.core, d.core), d.radius, normal_in_a)
+        };
+        let Some((s_in, s_out)) = interval else {
             continue;
         };
         if s_in < -tol && s_out > tol {

@@ -229,7 +229,7 @@ impl CombineScratch {
     fn open(&mut self, bodies: &Bodies, hull: &mut crate::narrow::minkowski::HullScratch, i: usize, j: usize) {
         let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
         let radius = va.radius + vb.radius;
-        minkowski_difference_hull_into(va, &Pose::IDENTITY, vb, &bodies.xf_ab, hull);
+        minkowski_difference_hull_prepared((i, va, &Pose::IDENTITY), (j, vb, &bodies.xf_ab), hull);
         let n = hull.hull.len();
         if n == 0 || (n < 3 && radius <= 0.0) {
             // No area: it holds nothing and bounds nothing of the union's interior.
