@@ -75,7 +75,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 mod primitives;
-use primitives::{clip_line, crossings, ray_interval, reduce_to_two};
+use primitives::{clip_line, crossings, ray_interval, reduce_to_two, slab_of};
 
 /// One piece pair's Minkowski difference, built because its box came within reach.
 #[derive(Clone, Copy, Debug)]

@@ -572,31 +572,3 @@ impl CombineScratch {
         });
     }
 }
-
-/// The strip of [`Difference::slab`] for a core (counter-clockwise) grown by `radius`:
-/// across its longest edge, where a long thin core is thinnest. A core of fewer than
-/// three vertices gets a strip holding everything.
-fn slab_of(core: &[Vec2], radius: f32) -> (Vec2, f32, f32) {
-    let n = core.len();
-    if n < 3 {
-        return (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
-    }
-    let longest = (0..n).map(|k| core[(k + 1) % n] - core[k]).fold(Vec2::ZERO, |x, y| {
-        if y.length_squared() > x.length_squared() {
-            y
-        } else {
-            x
-        }
-    });
-    let normal = right_perp(longest).normalize_or_zero();
-    if normal == Vec2::ZERO {
-        return (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
-    }
-    let (lo, hi) = core.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
-        let along = normal.dot(*v);
-        (lo.min(along), hi.max(along))
-    });
-    // The same relative rounding margin as the held radius's.
-    let margin = radius + 1e-5 * (lo.abs().max(hi.abs()) + 1.0);
-    (normal, lo - margin, hi + margin)
-}
