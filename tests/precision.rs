@@ -303,3 +303,50 @@ fn regression_exact_depth_far_from_the_origin_was_half_a_millimetre_short() {
         exact.depth
     );
 }
+
+/// Issue 11: two identical copies of a 14-vertex polygon at (6146 m, 0) got a combined
+/// depth of 0.5068 m from SatDecomposed, 18 mm short of the 0.5252 m they have at the
+/// origin. The combine step worked in the world frame, where every vertex of A − B was
+/// rounded to half a millimetre and "strictly inside" had a 6 mm tolerance; it now works
+/// in A's frame, where B sits exactly on A, so the depth is the same anywhere in the
+/// range, turned or not.
+#[test]
+fn regression_identical_bodies_at_6146_m_were_18_mm_too_shallow() {
+    let shape = poly(&[
+        (0.125, 0.0),
+        (0.30877233, 0.14869691),
+        (0.045759276, 0.12490226),
+        (0.04262702, 0.40745017),
+        (-0.06990565, 0.30627665),
+        (-0.2733119, 0.34272215),
+        (-0.46051615, 0.082751416),
+        (-0.29528496, -2.581463e-8),
+        (-0.099804446, -0.078855366),
+        (-0.20226407, -0.33803517),
+        (-0.027815068, -0.121866),
+        (0.05584617, -0.11183114),
+        (0.07793621, -0.09772895),
+        (0.112621106, -0.05423547),
+    ]);
+    let at_origin = exact_answer(&shape, &Pose::IDENTITY, &shape, &Pose::IDENTITY)
+        .and_then(|e| e.depth)
+        .expect("identical bodies overlap");
+    assert!(
+        (at_origin - 0.5252).abs() < 1e-3,
+        "exact depth at the origin {at_origin}"
+    );
+    for (x, y) in [(6146.0547, 0.0), (-9000.0, 0.0), (9999.0, -9999.0), (0.0, 0.0)] {
+        for angle in [0.0, 1.0] {
+            let pose = Pose::new(Vec2::new(x, y), angle);
+            for algorithm in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
+                for (traced, contact) in collide_both_ways(&shape, &pose, &shape, &pose, algorithm) {
+                    assert!(
+                        (contact.depth - at_origin).abs() < 1e-5,
+                        "{algorithm} at ({x}, {y}) turned {angle} (traced: {traced}): depth {} instead of {at_origin}",
+                        contact.depth
+                    );
+                }
+            }
+        }
+    }
+}

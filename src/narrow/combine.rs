@@ -63,8 +63,9 @@ use super::box_grid::BoxGrid;
 use super::clip::contact_points;
 use super::compound::CompoundScratch;
 use super::contact::{Contact, Work};
-use super::minkowski::minkowski_difference_hull_into;
+use super::minkowski::minkowski_difference_hull_prepared;
 use super::query::{Recorder, ShapeQuery};
+use super::query_scale;
 use super::sat::penetration_sat;
 use super::trace::{record, CombineCandidate, CombineStep, Trace, TraceStep};
 use crate::bounds::Aabb;
@@ -74,7 +75,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 mod primitives;
-use primitives::{crossings, ray_interval, reduce_to_two};
+use primitives::{clip_line, crossings, ray_interval, reduce_to_two, slab_of};
 
 /// One piece pair's Minkowski difference, built because its box came within reach.
 #[derive(Clone, Copy, Debug)]
@@ -220,9 +221,12 @@ pub(super) struct CombineScratch {
     /// they would only be found held. Off (−∞) while a trace is recorded, which shows
     /// every test.
     held_radius: f32,
-    /// Whether `held_radius` grows and the grids below are used (no trace is being
+    /// Whether `held_radius` grows and the grids below may be used (no trace is being
     /// recorded: with one, every test is shown in the order of the plain scans).
     skip_held: bool,
+    /// Whether the grids below are in use: from [`GRID_MIN_DIFFERENCES`] open
+    /// differences on (`search.rs`, `fill_grids`).
+    grids_on: bool,
     /// The open differences' boxes, for `holder` (`box_grid.rs`).
     diff_grid: BoxGrid,
     /// The active elements' boxes, for the crossings of a new one.
@@ -238,6 +242,15 @@ pub(super) struct CombineScratch {
     /// Per element, its `live_box` in the current reach (`None`: nothing left there).
     live: Vec<Option<Aabb>>,
 }
+
+/// From this many open differences on, the grids list the differences and the active
+/// elements (below it every question scans them all). Measured with callgrind on the
+/// benchmark's families at 32-256 vertices overlapping by 1-2% of their size
+/// (`examples/combine_profile.rs`): a query opens 20 differences on average, the grids'
+/// upkeep (a hash and a floor per cell) was 8% of the combine step's instructions, and
+/// listing only from 32 differences on took 3% off the whole query. The grids are for
+/// the thousands of differences of big polygons.
+const GRID_MIN_DIFFERENCES: usize = 32;
 
 /// Above this many stored vertices the buffers are given back after the call: one query
 /// between two huge polygons should not keep megabytes for the rest of the run.
@@ -258,6 +271,7 @@ impl CombineScratch {
         self.hint = 0;
         self.held_radius = f32::NEG_INFINITY;
         self.skip_held = false;
+        self.grids_on = false;
         self.diff_grid.reset(0.0);
         self.element_grid.reset(0.0);
         self.near.clear();
@@ -283,8 +297,9 @@ impl CombineScratch {
 
 /// Where the search gets lower bounds on the piece pairs' distances from.
 enum PieceBoxes<'a> {
-    /// Every piece's world box (from the all-pairs loop), compared pair by pair.
-    World { boxes_a: &'a [Aabb], boxes_b: &'a [Aabb] },
+    /// Every piece's box in A's frame (`CompoundScratch::boxes_in_a`), compared pair by
+    /// pair.
+    InA { boxes_a: &'a [Aabb], boxes_b: &'a [Aabb] },
     /// The polygons' piece trees: local boxes, B's turned into A's frame by `xf_ab`
     /// and compared there (the gap between two boxes bounds the distance between their
     /// pieces in any frame). The search then touches only the pieces near each other.
@@ -295,21 +310,28 @@ enum PieceBoxes<'a> {
     },
 }
 
-/// The two bodies, their pieces' boxes and the tolerance: what the search reads.
+/// The two bodies, their pieces' boxes and the tolerance: what the search reads. The
+/// search runs in A's frame: A at the identity, B at `xf_ab`.
 struct Bodies<'a> {
     /// The query (its pieces for SAT's bounds).
     query: ShapeQuery<'a>,
     a: &'a Shape,
-    pose_a: &'a Pose,
     b: &'a Shape,
-    pose_b: &'a Pose,
+    /// B's pose in A's frame.
+    xf_ab: Pose,
     boxes: PieceBoxes<'a>,
     /// The piece pairs the piece loop tested (every pair whose boxes touch, or every
     /// pair when `all_tested`): overlapping, and apart with a lower bound on their gap.
     hits: &'a [(usize, usize, super::PairPenetration)],
     apart: &'a [(u32, u32, f32)],
     all_tested: bool,
+    /// The touching tolerance in A's frame (m): "strictly inside" means by more.
     tol: f32,
+    /// The touching tolerance of the world poses (m): the piece loop's gaps, measured
+    /// with it, bound the pairs' distances to within it.
+    gap_margin: f32,
+    /// A's rotation: turns the search's points into the world frame for the trace.
+    rotation_a: crate::math::Rot,
 }
 
 impl Bodies<'_> {
@@ -317,7 +339,7 @@ impl Bodies<'_> {
     /// distance of their difference from the origin): the gap between their boxes.
     fn pair_gap(&self, i: usize, j: usize) -> f32 {
         match &self.boxes {
-            PieceBoxes::World { boxes_a, boxes_b } => box_distance(&boxes_a[i], &boxes_b[j]),
+            PieceBoxes::InA { boxes_a, boxes_b } => box_distance(&boxes_a[i], &boxes_b[j]),
             PieceBoxes::Trees { tree_a, tree_b, xf_ab } => {
                 tree_a.item_bounds(i).gap(&tree_b.item_bounds(j).posed(xf_ab))
             }
@@ -333,11 +355,23 @@ pub(super) fn combine<'a>(
     trace: &mut Option<&mut Trace>,
     scratch: &mut CompoundScratch,
 ) -> Contact {
-    let (a, pose_a, b, pose_b, scale, config) = (q.a, &q.pose_a, q.b, &q.pose_b, q.scale, q.config);
-    let tol = config.touch_tolerance * scale;
+    let (a, b, scale, config) = (q.a, q.b, q.scale, q.config);
+    // The search runs in A's frame (A at the identity, B at `xf_ab`): there the
+    // differences' coordinates are of the shapes' size wherever the pair sits, and so is
+    // their rounding. In the world frame, two identical 1 m bodies at x = 6146 m had
+    // every vertex of A − B rounded to half a millimetre and a "strictly inside"
+    // tolerance of 6 mm, and the combined depth came out 18 mm short
+    // (`tests/precision.rs`). The tolerance of "strictly inside" is now the one of A's
+    // frame; the verdict (touching or not) keeps the world's, as for every query.
+    let scale_in_a = query_scale(a, &Pose::IDENTITY, b, &q.xf_ab);
+    let tol = config.touch_tolerance * scale_in_a;
+    // Lower bounds measured by the piece loop (gaps, in the world's rounding) are
+    // trusted only to within the world's tolerance.
+    let gap_margin = config.touch_tolerance * scale;
     let CompoundScratch {
-        boxes_a,
-        boxes_b,
+        boxes_a: _,
+        boxes_b: _,
+        boxes_in_a: (boxes_a, boxes_b),
         from_trees,
         hits,
         apart,
@@ -354,30 +388,29 @@ pub(super) fn combine<'a>(
     // The true depth is at least every overlapping pair's own depth, so the first ring
     // of boxes reaches twice the deepest.
     let first_reach = 2.0 * deepest.depth.max(tol);
-    if s.skip_held {
-        s.diff_grid.reset(grid_cell(first_reach));
-        s.element_grid.reset(grid_cell(first_reach));
-    }
     let boxes = match (a, b) {
         (Shape::Polygon(pa), Shape::Polygon(pb)) if *from_trees => PieceBoxes::Trees {
             tree_a: pa.piece_tree(),
             tree_b: pb.piece_tree(),
             xf_ab: q.xf_ab,
         },
-        _ => PieceBoxes::World { boxes_a, boxes_b },
+        _ => PieceBoxes::InA { boxes_a, boxes_b },
     };
     let bodies = Bodies {
         query: *q,
         a,
-        pose_a,
         b,
-        pose_b,
+        xf_ab: q.xf_ab,
         boxes,
         hits,
         apart,
         all_tested: !config.cull_by_bounds,
         tol,
+        gap_margin,
+        rotation_a: q.pose_a.rotation,
     };
+    hull.prepared_a.reset(a.piece_count());
+    hull.prepared_b.reset(b.piece_count());
     let Some(winner) = s.nearest_boundary_point(&bodies, hull, first_reach, trace) else {
         // Unreachable for finite input (the union's farthest vertex is on its boundary);
         // NaN coordinates end here.
@@ -388,20 +421,37 @@ pub(super) fn combine<'a>(
     if !config.is_penetrating(depth, scale) {
         return Contact::separated(work);
     }
-    let normal = if c.normal != Vec2::ZERO {
+    let normal_in_a = if c.normal != Vec2::ZERO {
         c.normal
     } else if depth > tol {
         c.point / depth
     } else {
         // Touching counted as intersecting: the point has no direction of its own.
-        deepest.normal
+        q.pose_a.rotation.apply_inv(deepest.normal)
     };
+    let normal = q.pose_a.rotation.apply(normal_in_a);
     // Contact points: clip every piece pair whose difference holds the origin along the
     // chosen normal, each with its own depth along it, and keep the deepest point and the
     // point farthest from it (a two-point manifold spans the contact).
     points.clear();
     for d in &s.diffs {
-        let Some((s_in, s_out)) = ray_interval(run(&s.core, d.core), d.radius, normal) else {
+        // A difference holds the origin only if its box does: most boxes do not.
+        if !d.bounds.contains(Vec2::ZERO) {
+            continue;
+        }
+        let interval = if d.radius == 0.0 && d.planes.1 > 0 {
+            // The core's sides, as `open` stored them (`ray_interval` would compute the
+            // same planes again).
+            clip_line(
+                normal_in_a,
+                s.planes[d.planes.0 as usize..(d.planes.0 + d.planes.1) as usize]
+                    .iter()
+                    .copied(),
+            )
+        } else {
+            ray_interval(run(&s.core, d.core), d.radius, normal_in_a)
+        };
+        let Some((s_in, s_out)) = interval else {
             continue;
         };
         if s_in < -tol && s_out > tol {

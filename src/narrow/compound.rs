@@ -105,12 +105,16 @@ pub(crate) fn collide_compound(
 /// thread) so that a world's step tests non-convex pairs without allocating.
 #[derive(Default)]
 pub(super) struct CompoundScratch {
-    /// Every piece's world box, for the all-pairs loop and the combine step's box scan
-    /// (empty when the combine step scans the piece trees instead, `from_trees`). With
-    /// candidates from the trees, each is built on first use (`UNBUILT` until then)
-    /// and all of them before the combine step runs.
+    /// Every piece's world box, for the all-pairs loop's box test (empty when the
+    /// candidates come from the piece trees and the combine step scans them too,
+    /// `from_trees`). With candidates from the trees, each is built on first use
+    /// (`UNBUILT` until then; the rest never are).
     pub(super) boxes_a: Vec<Aabb>,
     pub(super) boxes_b: Vec<Aabb>,
+    /// Every piece's box in A's frame (A's pieces at the identity, B's at `xf_ab`), for
+    /// the combine step's box scan, which works in that frame (`combine.rs`); built only
+    /// when the combine step runs, and not when it scans the piece trees instead.
+    pub(super) boxes_in_a: (Vec<Aabb>, Vec<Aabb>),
     /// Whether the candidate pairs came from the piece trees (`piece_tree_candidates`);
     /// the combine step then bounds the untested pairs' distances with the trees too.
     pub(super) from_trees: bool,
@@ -150,12 +154,12 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
     scratch.from_trees = rings_from_trees;
     scratch.boxes_a.clear();
     scratch.boxes_b.clear();
-    // The all-pairs loop and the combine's box scan compare world boxes; with many
-    // pieces the trees replace them (at 10,000 vertices building every piece's box alone
-    // took ~70 µs a query). When the trees give the candidates, the boxes are built as
-    // the candidates need them, and the rest only if the combine step runs: a pair whose
-    // pieces all stay apart (half the pairs of a pile's contact search) never builds the
-    // boxes of pieces far from the other shape.
+    // The all-pairs loop compares world boxes; with many pieces the trees replace them
+    // (at 10,000 vertices building every piece's box alone took ~70 µs a query). When
+    // the trees give the candidates, the boxes are built as the candidates need them: a
+    // pair whose pieces all stay apart (half the pairs of a pile's contact search) never
+    // builds the boxes of pieces far from the other shape. (The combine step builds its
+    // own, in A's frame.)
     let lazy_boxes = !rings_from_trees && uses_piece_trees(q, rec.tracing());
     if lazy_boxes {
         scratch.boxes_a.resize(na, UNBUILT);
@@ -200,10 +204,9 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
         // Two convex bodies: the pair's answer is exact.
         &[(i, j, pen)] if na == 1 && nb == 1 => contact_from_pair(&q.piece(i, j), pen, work, rec.trace),
         _ => {
-            if lazy_boxes {
-                // The combine step scans every piece's box: build the ones still missing.
-                build_missing(&mut scratch.boxes_a, a, pose_a);
-                build_missing(&mut scratch.boxes_b, b, pose_b);
+            if !rings_from_trees {
+                // The combine step scans every piece's box, in A's frame.
+                boxes_in_a(q, &mut scratch.boxes_in_a);
             }
             super::combine::combine(q, work, rec.trace, scratch)
         }
@@ -217,13 +220,20 @@ const UNBUILT: Aabb = Aabb {
     max: Vec2::NAN,
 };
 
-/// Builds the world boxes of `shape`'s pieces still [`UNBUILT`] in `boxes`.
-fn build_missing(boxes: &mut [Aabb], shape: &Shape, pose: &Pose) {
-    for (i, piece_box) in boxes.iter_mut().enumerate() {
-        if piece_box.min.x.is_nan() {
-            *piece_box = piece_aabb(&shape.piece(i), pose);
+/// Every piece's box in A's frame: A's pieces where they are (a polygon's piece tree
+/// holds them already), B's placed by `xf_ab`.
+fn boxes_in_a(q: &ShapeQuery, (boxes_a, boxes_b): &mut (Vec<Aabb>, Vec<Aabb>)) {
+    let (a, b) = (q.a, q.b);
+    boxes_a.clear();
+    match a {
+        Shape::Polygon(pa) => {
+            let tree = pa.piece_tree();
+            boxes_a.extend((0..a.piece_count()).map(|i| tree.item_bounds(i)));
         }
+        _ => boxes_a.extend((0..a.piece_count()).map(|i| piece_aabb(&a.piece(i), &Pose::IDENTITY))),
     }
+    boxes_b.clear();
+    boxes_b.extend((0..b.piece_count()).map(|j| piece_aabb(&b.piece(j), &q.xf_ab)));
 }
 
 /// Piece `i`'s world box from `boxes`, built there on first use.
@@ -268,8 +278,8 @@ pub const PIECE_TREE_MIN_PAIRS: usize = 64;
 /// piece far from the other shape.
 ///
 /// `boxes`, when given, holds one world box per piece (A's, B's), each built on first
-/// use ([`UNBUILT`] until then) and kept for the loop and the combine step: a piece met
-/// by several candidates is boxed once.
+/// use ([`UNBUILT`] until then) and kept for the loop: a piece met by several
+/// candidates is boxed once.
 fn piece_tree_candidates(
     q: &ShapeQuery,
     tracing: bool,

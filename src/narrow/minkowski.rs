@@ -76,6 +76,96 @@ pub(crate) struct HullScratch {
     edges_b: Vec<(Vec2, usize)>,
     /// The hull of the last call, as [`minkowski_difference_hull_sourced`] returns it.
     pub hull: Vec<SupportPoint>,
+    /// Pieces of A and of B prepared for [`minkowski_difference_hull_prepared`].
+    pub prepared_a: PreparedCores,
+    pub prepared_b: PreparedCores,
+}
+
+/// One prepared core: where its posed vertices and its edges (from the lowest vertex,
+/// as `edges_from_lowest` gives them) are stored in [`PreparedCores`].
+#[derive(Clone, Copy, Debug)]
+struct PreparedCore {
+    vertices: (u32, u32),
+    edges: (u32, u32),
+    lowest: u32,
+}
+
+/// The cores of one shape's pieces, posed (and, for B, reflected) and their edges sorted
+/// from the lowest vertex, each prepared on first use: the combine step builds the
+/// difference of a piece of A with many pieces of B and the other way round, and
+/// preparing a core was half the cost of a hull.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PreparedCores {
+    /// Posed vertices (for B: posed, then reflected through the origin).
+    points: Vec<Vec2>,
+    edges: Vec<(Vec2, usize)>,
+    cores: Vec<Option<PreparedCore>>,
+}
+
+impl PreparedCores {
+    /// Forgets every core; `count` pieces may be prepared.
+    pub(crate) fn reset(&mut self, count: usize) {
+        self.points.clear();
+        self.edges.clear();
+        self.cores.clear();
+        self.cores.resize(count, None);
+    }
+
+    /// Prepares piece `k` (`view` at `pose`, reflected when `reflect`) unless it is.
+    fn prepare(&mut self, k: usize, view: ConvexView, pose: &Pose, reflect: bool) -> PreparedCore {
+        if let Some(core) = self.cores[k] {
+            return core;
+        }
+        let start = self.points.len();
+        if reflect {
+            self.points.extend(view.vertices.iter().map(|v| -pose.apply_point(*v)));
+        } else {
+            self.points.extend(view.vertices.iter().map(|v| pose.apply_point(*v)));
+        }
+        let mut edges = std::mem::take(&mut self.edges);
+        let edge_start = edges.len();
+        let lowest = edges_from_lowest_into(&self.points[start..], &mut edges);
+        self.edges = edges;
+        let core = PreparedCore {
+            vertices: (start as u32, view.vertices.len() as u32),
+            edges: (edge_start as u32, (self.edges.len() - edge_start) as u32),
+            lowest: lowest as u32,
+        };
+        self.cores[k] = Some(core);
+        core
+    }
+}
+
+/// The hull of [`minkowski_difference_hull_into`] for piece `i` of A (`a` at `pose_a`)
+/// and piece `j` of B (`b` at `pose_b`), the same points bit for bit, from the pieces'
+/// prepared cores (prepared here on first use; `prepared_a` and `prepared_b` must have
+/// been reset for these shapes and poses).
+pub(crate) fn minkowski_difference_hull_prepared(
+    (i, a, pose_a): (usize, ConvexView, &Pose),
+    (j, b, pose_b): (usize, ConvexView, &Pose),
+    scratch: &mut HullScratch,
+) {
+    scratch.hull.clear();
+    if a.vertices.is_empty() || b.vertices.is_empty() {
+        return;
+    }
+    let core_a = scratch.prepared_a.prepare(i, a, pose_a, false);
+    let core_b = scratch.prepared_b.prepare(j, b, pose_b, true);
+    let range = |(start, len): (u32, u32)| start as usize..(start + len) as usize;
+    let (pa, pb) = (&scratch.prepared_a, &scratch.prepared_b);
+    merge(
+        (
+            &pa.points[range(core_a.vertices)],
+            core_a.lowest as usize,
+            &pa.edges[range(core_a.edges)],
+        ),
+        (
+            &pb.points[range(core_b.vertices)],
+            core_b.lowest as usize,
+            &pb.edges[range(core_b.edges)],
+        ),
+        &mut scratch.hull,
+    );
 }
 
 /// [`minkowski_difference_hull_sourced`] into `scratch.hull`, reusing its buffers.
@@ -93,6 +183,8 @@ pub(crate) fn minkowski_difference_hull_into(
         edges_a,
         edges_b,
         hull,
+        prepared_a: _,
+        prepared_b: _,
     } = scratch;
     hull.clear();
     if a.vertices.is_empty() || b.vertices.is_empty() {
@@ -106,10 +198,21 @@ pub(crate) fn minkowski_difference_hull_into(
     neg_b.extend(world_b.iter().map(|v| -*v));
     let lowest_a = edges_from_lowest(world_a, edges_a);
     let lowest_b = edges_from_lowest(neg_b, edges_b);
+    merge((world_a, lowest_a, edges_a), (neg_b, lowest_b, edges_b), hull);
+}
+
+/// The merge of the module docs: A's vertices (posed) and −B's (posed, reflected), each
+/// with its lowest vertex and its edges from there, into `hull` (cleared first).
+fn merge(
+    (world_a, lowest_a, edges_a): (&[Vec2], usize, &[(Vec2, usize)]),
+    (neg_b, lowest_b, edges_b): (&[Vec2], usize, &[(Vec2, usize)]),
+    hull: &mut Vec<SupportPoint>,
+) {
+    hull.clear();
     let sourced = |point: Vec2, ia: usize, ib: usize| SupportPoint {
         point,
         a: world_a[ia],
-        b: world_b[ib],
+        b: -neg_b[ib],
         index_a: ia,
         index_b: ib,
     };
@@ -162,6 +265,12 @@ pub(crate) fn minkowski_difference_hull_into(
 /// going CCW from it, each with the index of the vertex it ends at, without zero-length
 /// edges. A single vertex has no edges.
 fn edges_from_lowest(vertices: &[Vec2], edges: &mut Vec<(Vec2, usize)>) -> usize {
+    edges.clear();
+    edges_from_lowest_into(vertices, edges)
+}
+
+/// [`edges_from_lowest`], appending to `edges` instead of replacing them.
+fn edges_from_lowest_into(vertices: &[Vec2], edges: &mut Vec<(Vec2, usize)>) -> usize {
     let n = vertices.len();
     let mut lowest = 0;
     for (i, v) in vertices.iter().enumerate() {
@@ -170,7 +279,6 @@ fn edges_from_lowest(vertices: &[Vec2], edges: &mut Vec<(Vec2, usize)>) -> usize
             lowest = i;
         }
     }
-    edges.clear();
     if n > 1 {
         for k in 0..n {
             let p = vertices[(lowest + k) % n];
@@ -216,6 +324,11 @@ fn angle_order(u: Vec2, v: Vec2) -> std::cmp::Ordering {
 /// end) is kept.
 fn remove_collinear(hull: &mut Vec<SupportPoint>) {
     const STRAIGHT: f32 = 4.0 * f32::EPSILON;
+    // A left turn by twice the threshold, compared in squares (no square roots): nearly
+    // every vertex of a hull turns that much, and is kept without the exact test. The
+    // factor leaves the squares' rounding (a few ulps) far from the threshold, so the
+    // vertices removed are the ones the exact test removes.
+    const CLEARLY_TURNING: f32 = (2.0 * STRAIGHT) * (2.0 * STRAIGHT);
     let mut changed = true;
     while changed && hull.len() > 2 {
         changed = false;
@@ -225,7 +338,11 @@ fn remove_collinear(hull: &mut Vec<SupportPoint>) {
             let cur = hull[i].point;
             let next = hull[(i + 1) % n].point;
             let (e0, e1) = (cur - prev, next - cur);
-            let straight = cross(e0, e1).abs() <= STRAIGHT * e0.length() * e1.length() && e0.dot(e1) > 0.0;
+            let c = cross(e0, e1);
+            if c > 0.0 && c * c > CLEARLY_TURNING * e0.length_squared() * e1.length_squared() {
+                continue;
+            }
+            let straight = c.abs() <= STRAIGHT * e0.length() * e1.length() && e0.dot(e1) > 0.0;
             if straight || e0 == Vec2::ZERO {
                 hull.remove(i);
                 changed = true;

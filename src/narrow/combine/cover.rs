@@ -62,7 +62,7 @@ impl CombineScratch {
             return Some(self.hint as u32);
         }
         let mut near = std::mem::take(&mut self.near);
-        let from_grid = self.skip_held && self.diff_grid.near(&Aabb::new(p, p), &mut near);
+        let from_grid = self.grids_on && self.diff_grid.near(&Aabb::new(p, p), &mut near);
         let holds = |d: &Difference| d.may_hold(p) && self.strictly_inside(d, p, tol);
         let found = if from_grid {
             near.iter().copied().find(|&k| holds(&self.diffs[k as usize]))

@@ -1,6 +1,7 @@
 //! The plane geometry the combine step needs: where two features of Minkowski
 //! differences cross (segments and circular arcs), a line clipped by half-planes, a ray
-//! through a rounded hull, and the two deepest of a set of contact points.
+//! through a rounded hull, the two deepest of a set of contact points, and the thin
+//! strip holding a difference.
 
 use super::{on_arc, Feature};
 use crate::math::{cross, right_perp, Vec2};
@@ -217,4 +218,32 @@ pub(super) fn ray_interval(hull: &[Vec2], radius: f32, dir: Vec2) -> Option<(f32
         }
     }
     acc
+}
+
+/// The strip of `Difference::slab` (`combine.rs`) for a core (counter-clockwise) grown
+/// by `radius`: across its longest edge, where a long thin core is thinnest. A core of
+/// fewer than three vertices gets a strip holding everything.
+pub(super) fn slab_of(core: &[Vec2], radius: f32) -> (Vec2, f32, f32) {
+    let n = core.len();
+    if n < 3 {
+        return (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
+    }
+    let longest = (0..n).map(|k| core[(k + 1) % n] - core[k]).fold(Vec2::ZERO, |x, y| {
+        if y.length_squared() > x.length_squared() {
+            y
+        } else {
+            x
+        }
+    });
+    let normal = right_perp(longest).normalize_or_zero();
+    if normal == Vec2::ZERO {
+        return (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
+    }
+    let (lo, hi) = core.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
+        let along = normal.dot(*v);
+        (lo.min(along), hi.max(along))
+    });
+    // The same relative rounding margin as the held radius's.
+    let margin = radius + 1e-5 * (lo.abs().max(hi.abs()) + 1.0);
+    (normal, lo - margin, hi + margin)
 }

@@ -18,7 +18,7 @@ impl CombineScratch {
     ) -> Option<usize> {
         // Boxes of all of A and all of B, in the frame the pieces' boxes are compared in.
         let (all_a, all_b) = match &bodies.boxes {
-            PieceBoxes::World { boxes_a, boxes_b } => (union_of(boxes_a), union_of(boxes_b)),
+            PieceBoxes::InA { boxes_a, boxes_b } => (union_of(boxes_a), union_of(boxes_b)),
             PieceBoxes::Trees { tree_a, tree_b, xf_ab } => {
                 let empty = Aabb::new(Vec2::ZERO, Vec2::ZERO);
                 (
@@ -68,7 +68,7 @@ impl CombineScratch {
                     What::Activate(e) => self.activate(e, bodies.tol),
                     What::Test(c) => {
                         let held = self.holder(self.candidates[c as usize].point, bodies.tol);
-                        self.record_test(c, held, trace);
+                        self.record_test(c, held, bodies.rotation_a, trace);
                         if held.is_none() {
                             return Some(c as usize);
                         }
@@ -113,7 +113,7 @@ impl CombineScratch {
         for &(i, j, gap) in bodies.apart {
             let boxed = bodies.pair_gap(i as usize, j as usize);
             self.queue(Event {
-                key: (gap - bodies.tol).max(boxed).max(0.0),
+                key: (gap - bodies.gap_margin).max(boxed).max(0.0),
                 what: What::Open { piece_a: i, piece_b: j },
             });
         }
@@ -125,7 +125,7 @@ impl CombineScratch {
     /// tested ones (both lists are in the scan's order, by piece of A then of B).
     fn open_ring(&mut self, bodies: &Bodies, all_a: &Aabb, all_b: &Aabb, lo: f32, hi: f32) {
         let (boxes_a, boxes_b) = match &bodies.boxes {
-            PieceBoxes::World { boxes_a, boxes_b } => (*boxes_a, *boxes_b),
+            PieceBoxes::InA { boxes_a, boxes_b } => (*boxes_a, *boxes_b),
             PieceBoxes::Trees { .. } => return self.open_ring_from_trees(bodies, lo, hi),
         };
         // Whole rows and columns first: a piece of B too far from all of A (or of A from
@@ -192,7 +192,7 @@ impl CombineScratch {
                     .binary_search_by(|p| (p.0 as usize, p.1 as usize).cmp(&(i, j)))
                     .is_ok()
         };
-        tree_a.for_each_pair_within(bodies.pose_a, tree_b, bodies.pose_b, hi, |i, j, gap| {
+        tree_a.for_each_pair_within(&Pose::IDENTITY, tree_b, &bodies.xf_ab, hi, |i, j, gap| {
             if gap <= lo || tested(i, j) {
                 return;
             }
@@ -220,7 +220,7 @@ impl CombineScratch {
             },
         );
         self.queue(Event {
-            key: (-pen.depth - bodies.tol).max(key),
+            key: (-pen.depth - bodies.gap_margin).max(key),
             what: What::Open { piece_a: i, piece_b: j },
         });
     }
@@ -229,7 +229,7 @@ impl CombineScratch {
     fn open(&mut self, bodies: &Bodies, hull: &mut crate::narrow::minkowski::HullScratch, i: usize, j: usize) {
         let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
         let radius = va.radius + vb.radius;
-        minkowski_difference_hull_into(va, bodies.pose_a, vb, bodies.pose_b, hull);
+        minkowski_difference_hull_prepared((i, va, &Pose::IDENTITY), (j, vb, &bodies.xf_ab), hull);
         let n = hull.hull.len();
         if n == 0 || (n < 3 && radius <= 0.0) {
             // No area: it holds nothing and bounds nothing of the union's interior.
@@ -271,8 +271,11 @@ impl CombineScratch {
             bounds,
             slab,
         });
-        if self.skip_held {
+        if self.grids_on {
             self.diff_grid.insert(diff, &within(&bounds, self.reach));
+        } else if self.skip_held && self.diffs.len() >= GRID_MIN_DIFFERENCES {
+            self.grids_on = true;
+            self.fill_grids();
         }
         // Vertices read from the hull scratch, so that the closures borrow nothing of
         // `self` while elements are queued.
@@ -480,7 +483,7 @@ impl CombineScratch {
         self.live[e as usize] = live;
         let mut near = std::mem::take(&mut self.near);
         let from_grid = match live {
-            Some(b) => self.skip_held && self.element_grid.near(&within(&b, self.reach), &mut near),
+            Some(b) => self.grids_on && self.element_grid.near(&within(&b, self.reach), &mut near),
             None => {
                 // Nothing of it is left in the reach: no crossing to look for.
                 near.clear();
@@ -527,12 +530,14 @@ impl CombineScratch {
         }
         self.active_at[e as usize] = self.active.len() as u32;
         self.active.push(e);
-        if let (true, Some(b)) = (self.skip_held, live) {
+        if let (true, Some(b)) = (self.grids_on, live) {
             self.element_grid.insert(e, &within(&b, self.reach));
         }
     }
 
-    fn record_test(&self, c: u32, held: Option<u32>, trace: &mut Option<&mut Trace>) {
+    /// Records a test in the world frame (the search's points are in A's: turned by
+    /// `rotation_a`).
+    fn record_test(&self, c: u32, held: Option<u32>, rotation_a: crate::math::Rot, trace: &mut Option<&mut Trace>) {
         record(trace, || {
             let cand = self.candidates[c as usize];
             let d = self.diffs[cand.diff as usize];
@@ -542,6 +547,7 @@ impl CombineScratch {
             } else {
                 cand.point.normalize_or_zero()
             };
+            let (point, normal) = (rotation_a.apply(cand.point), rotation_a.apply(normal));
             let pieces = |k: u32| {
                 let d = self.diffs[k as usize];
                 (d.piece_a, d.piece_b)
@@ -558,39 +564,11 @@ impl CombineScratch {
                         CombineCandidate::Crossing { piece_a, piece_b }
                     }
                 },
-                point: cand.point,
+                point,
                 normal,
                 depth,
                 held_by: held.map(pieces),
             })
         });
     }
-}
-
-/// The strip of [`Difference::slab`] for a core (counter-clockwise) grown by `radius`:
-/// across its longest edge, where a long thin core is thinnest. A core of fewer than
-/// three vertices gets a strip holding everything.
-fn slab_of(core: &[Vec2], radius: f32) -> (Vec2, f32, f32) {
-    let n = core.len();
-    if n < 3 {
-        return (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
-    }
-    let longest = (0..n).map(|k| core[(k + 1) % n] - core[k]).fold(Vec2::ZERO, |x, y| {
-        if y.length_squared() > x.length_squared() {
-            y
-        } else {
-            x
-        }
-    });
-    let normal = right_perp(longest).normalize_or_zero();
-    if normal == Vec2::ZERO {
-        return (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
-    }
-    let (lo, hi) = core.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
-        let along = normal.dot(*v);
-        (lo.min(along), hi.max(along))
-    });
-    // The same relative rounding margin as the held radius's.
-    let margin = radius + 1e-5 * (lo.abs().max(hi.abs()) + 1.0);
-    (normal, lo - margin, hi + margin)
 }

@@ -11,11 +11,6 @@ impl CombineScratch {
     /// elements that lie in the new ring (old, reach] — those `activate` left out.
     pub(super) fn widen_grids(&mut self, old: f32) {
         let reach = self.reach;
-        self.diff_grid.reset(grid_cell(reach));
-        for (k, d) in self.diffs.iter().enumerate() {
-            self.diff_grid.insert(k as u32, &within(&d.bounds, reach));
-        }
-        self.element_grid.reset(grid_cell(reach));
         for k in 0..self.active.len() {
             let e = self.active[k];
             let live = if self.walks() {
@@ -24,9 +19,9 @@ impl CombineScratch {
                 Some(self.elements[e as usize].bounds)
             };
             self.live[e as usize] = live;
-            if let Some(b) = live {
-                self.element_grid.insert(e, &within(&b, reach));
-            }
+        }
+        if self.grids_on {
+            self.fill_grids();
         }
         let mut near = std::mem::take(&mut self.near);
         for k in 0..self.active.len() {
@@ -35,7 +30,7 @@ impl CombineScratch {
             let Some(mine) = self.live[e as usize] else {
                 continue;
             };
-            let from_grid = self.element_grid.near(&within(&mine, reach), &mut near);
+            let from_grid = self.grids_on && self.element_grid.near(&within(&mine, reach), &mut near);
             let others: &[u32] = if from_grid { &near } else { &self.active };
             for &o in others {
                 // Each pair once, as `activate` took it: the newer element against the
@@ -75,5 +70,22 @@ impl CombineScratch {
             }
         }
         self.near = near;
+    }
+
+    /// Lists the open differences and the active elements' live parts in the grids, for
+    /// the square of the current reach: when the grids come into use, and when the
+    /// reach grows.
+    pub(super) fn fill_grids(&mut self) {
+        let reach = self.reach;
+        self.diff_grid.reset(grid_cell(reach));
+        for (k, d) in self.diffs.iter().enumerate() {
+            self.diff_grid.insert(k as u32, &within(&d.bounds, reach));
+        }
+        self.element_grid.reset(grid_cell(reach));
+        for &e in &self.active {
+            if let Some(b) = self.live[e as usize] {
+                self.element_grid.insert(e, &within(&b, reach));
+            }
+        }
     }
 }
