@@ -70,11 +70,15 @@
 //! height times the tilt of each of the two rows) and the rest (slip at the interface),
 //! sums at the top to +146 mm from tilts (about 2 mrad per row, every row alike) and
 //! −21 mm from slip: static friction pulls against the swing, it does not drive it.
-//! What lets the boxes tilt is the slop band: a point overlapping by less than the slop
-//! is not pushed, only kept from approaching, so a 1 m box may tilt by up to 5 mrad
-//! with nothing pulling it back (rows of the impulse-solved pyramid tilt by 0.2 mrad or
-//! less below the 80th). Projecting to half the slop (static friction's slip limit kept
-//! at 5 mm) quietens 60 rows (312 boxes fast) but not 100 (3340); 1 mm: 513 on 60 rows.
+//! The slop band is one freedom for it (a point overlapping by less than the slop is
+//! not pushed, only kept from approaching, so a 1 m box may tilt by up to 5 mrad with
+//! nothing pulling it back), but not the only one: projecting to 2.5 mm, 1 mm or no
+//! slop at all (static friction's slip limit kept at 5 mm) quietens 60 rows (312, 513,
+//! 630 boxes fast) but hardly 100 (3340, 3092, 3180), and with no slop the swing is
+//! still all tilt (+84 mm at the top, −12 mm slip; 4 cm amplitude). The rows then still
+//! overlap by about 3 mm each near the bottom: the passes do not converge down 100 rows,
+//! and the column they leave is soft and rocks, and nothing in the passes damps it. Rows of the
+//! impulse-solved pyramid tilt by 0.2 mrad or less below the 80th.
 //!
 //! Tried on it (20 s of 100 rows unless said) and not kept:
 //! - velocities derived before the static-friction pass, so that pulling back old drift
