@@ -76,9 +76,9 @@
 //! slop at all (static friction's slip limit kept at 5 mm) quietens 60 rows (312, 513,
 //! 630 boxes fast) but hardly 100 (3340, 3092, 3180), and with no slop the swing is
 //! still all tilt (+84 mm at the top, −12 mm slip; 4 cm amplitude). The rows then still
-//! overlap by about 3 mm each near the bottom: the passes do not converge down 100 rows,
-//! and the column they leave is soft and rocks, and nothing in the passes damps it. Rows of the
-//! impulse-solved pyramid tilt by 0.2 mrad or less below the 80th.
+//! overlap by about 3 mm each near the bottom: the passes do not converge down 100
+//! rows, and the column they leave is soft and rocks, and nothing in the passes damps
+//! it. Rows of the impulse-solved pyramid tilt by 0.2 mrad or less below the 80th.
 //!
 //! Tried on it (20 s of 100 rows unless said) and not kept:
 //! - velocities derived before the static-friction pass, so that pulling back old drift
@@ -90,7 +90,10 @@
 //!   (positions only): collapse, 40 rows too;
 //! - no static friction (60 rows): as many boxes fast (1214), drifting one way, the top
 //!   box 1.5 m off;
-//! - more passes: 4 iterations (3851 boxes fast), 8 substeps (3190).
+//! - more passes: 4 iterations (3851 boxes fast), 8 substeps (3190);
+//! - angular velocity damped by 1/(1 + c·h) at each derivation (60 rows): c = 1/s, 682
+//!   boxes fast; c = 5/s, 1001: the swing is the rows' sideways motion, which the tilts
+//!   only carry, not the boxes' spin.
 //!
 //! Measured by `collision-lab run … --save-final` and a script over the saved state
 //! block (velocities, per-row mean x and angle); continuing a saved run in 30-step
