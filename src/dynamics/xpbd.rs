@@ -55,6 +55,52 @@
 //! them; and overlap a pair started the step with is shed at most at `max_push_speed`
 //! (deep overlap before the substeps, with no velocity: `crowd.rs`), so bodies created
 //! inside each other separate over a few steps instead of flying apart.
+//!
+//! # Still open: the 100-row pyramid rocks
+//!
+//! `scenes/pyramid_100.ron` (5050 boxes) keeps every box on the ground but does not
+//! come to rest: after 20 s, 3602 boxes move faster than 5 cm/s, every row above the
+//! 40th at a mean 0.10–0.17 m/s, all the same way. It is an undamped oscillation, not a
+//! creep: from 20 s to 24 s its top box swings between x = −0.27 m and −0.13 m, about
+//! 2.5 s a period. 60 rows do the same (1114 of 1830 boxes faster than 5 cm/s at 20 s;
+//! 4 s to run), 40 rows rest. Impulses hold all 100 rows still.
+//!
+//! The boxes rock; the rows do not slip. Between two extremes of the swing, the change
+//! of each row's mean x over the row below, split into what the tilts give (half a box
+//! height times the tilt of each of the two rows) and the rest (slip at the interface),
+//! sums at the top to +146 mm from tilts (about 2 mrad per row, every row alike) and
+//! −21 mm from slip: static friction pulls against the swing, it does not drive it.
+//! The slop band is one freedom for it (a point overlapping by less than the slop is
+//! not pushed, only kept from approaching, so a 1 m box may tilt by up to 5 mrad with
+//! nothing pulling it back), but not the only one: projecting to 2.5 mm, 1 mm or no
+//! slop at all (static friction's slip limit kept at 5 mm) quietens 60 rows (312, 513,
+//! 630 boxes fast) but hardly 100 (3340, 3092, 3180), and with no slop the swing is
+//! still all tilt (+84 mm at the top, −12 mm slip; 4 cm amplitude). The rows then still
+//! overlap by about 3 mm each near the bottom: the passes do not converge down 100
+//! rows, and the column they leave is soft and rocks, and nothing in the passes damps
+//! it. Rows of the impulse-solved pyramid tilt by 0.2 mrad or less below the 80th.
+//!
+//! Tried on it (20 s of 100 rows unless said) and not kept:
+//! - velocities derived before the static-friction pass, so that pulling back old drift
+//!   gives no velocity (the velocity pass's cone less |λt|/h, or all of it): collapse;
+//! - a substep's static friction limited to undoing the substep's own motion (between
+//!   zero and −v·h, never beyond; old drift left to the pull-back before the substeps):
+//!   no swing but a drift, the top box 3.1 m off and moving at 0.27 m/s;
+//! - that, and the rest of the drift pulled back after the velocities are derived
+//!   (positions only): collapse, 40 rows too;
+//! - no static friction (60 rows): as many boxes fast (1214), drifting one way, the top
+//!   box 1.5 m off;
+//! - more passes: 4 iterations (3851 boxes fast), 8 substeps (3190);
+//! - angular velocity damped by 1/(1 + c·h) at each derivation (60 rows): c = 1/s, 682
+//!   boxes fast; c = 5/s, 1001: the swing is the rows' sideways motion, which the tilts
+//!   only carry, not the boxes' spin;
+//! - no pull-back of old drift before the substeps (60 rows): 1031 boxes fast;
+//! - touching points held at zero normal speed both ways in the velocity pass, as
+//!   pushed ones are (60 rows; it would glue bodies within the slop): 570 boxes fast.
+//!
+//! Measured by `collision-lab run … --save-final` and a script over the saved state
+//! block (velocities, per-row mean x and angle); continuing a saved run in 30-step
+//! pieces gives the swing's time course.
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{
@@ -340,15 +386,12 @@ pub(super) fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Con
 ///   tangential correction at one corner turned the box and pushed the other corner in,
 ///   whose normal correction then turned it back — a rocking that grew.
 ///
-/// Still open: the 100-row pyramid keeps every box on the ground for 20 s but sways
-/// (its upper half at 0.1–0.2 m/s after 20 s, half as many boxes faster than 5 cm/s
-/// after 40 s), so it neither sleeps nor reuses its contacts. The pull-back of old
-/// drift inside a substep is an elastic force (it gives velocity towards the stick
-/// point) and takes the cone the velocity pass would damp with. Tried on it and not
-/// kept: pulling back at every substep's start as well (no better), a slip limit of
-/// twice the slop (no better), the velocity pass's full cone at held points, and a
-/// cone from the last substep's velocity-pass normal impulse at touching points (both
-/// let the 100-row pyramid collapse).
+/// Still open: the 100-row pyramid does not come to rest. Measured, it rocks rather
+/// than slips (module docs, "Still open"); tried on it here and not kept: pulling back
+/// at every substep's start as well (no better), a slip limit of twice the slop (no
+/// better), the velocity pass's full cone at held points, and a cone from the last
+/// substep's velocity-pass normal impulse at touching points (both let the 100-row
+/// pyramid collapse).
 ///
 /// One constraint after another: the reference `xpbd_wide.rs` is tested against.
 #[cfg(test)]
