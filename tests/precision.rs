@@ -350,3 +350,37 @@ fn regression_identical_bodies_at_6146_m_were_18_mm_too_shallow() {
         }
     }
 }
+
+/// The oracle took a point well inside the union of the piece differences for its
+/// boundary: two pieces of this polygon share two vertices, their difference got a hull
+/// edge 2.5e-8 m long next to the origin whose normal was rounding noise, and the point
+/// tested outside it. Identical bodies at this pose got an exact depth of 0.574 where
+/// moving A by it left them overlapping; it is 0.587 (found by the proptest above with
+/// `PROPTEST_RNG_SEED=18`).
+#[test]
+fn regression_oracle_gave_identical_bodies_0_574_where_the_depth_is_0_587() {
+    let points: Vec<Vec2> = [
+        (0.30494127, 0.0),
+        (0.18089962, 0.34309912),
+        (0.032719843, 0.20206001),
+        (-0.33394372, 0.36472723),
+        (-0.2799565, 0.20340025),
+        (-0.2592289, -0.08391969),
+        (-0.39914238, -0.28999397),
+        (-0.01988498, -0.12340821),
+        (0.30725455, -0.3171091),
+        (0.23429596, -0.07986585),
+    ]
+    .iter()
+    .map(|&(x, y)| Vec2::new(x, y))
+    .collect();
+    let shape = Shape::Polygon(Polygon::new(&points).expect("a valid polygon"));
+    let pose = Pose::new(Vec2::ZERO, 2.930604);
+    let exact = collision_lab::narrow::exact::exact_penetration(&shape, &pose, &shape, &pose).expect("they overlap");
+    assert!((exact.depth - 0.5873).abs() < 1e-3, "depth {}", exact.depth);
+    // Moving A by the exact MTV separates them (no overlap area left).
+    let moved = Pose::new(-exact.normal * exact.depth * (1.0 + 1e-5), 2.930604);
+    let left = collision_lab::narrow::exact::overlap_area(&shape, &moved, &shape, &pose);
+    assert!(left < 1e-9, "overlap {left} left after the MTV");
+    check_identical(&shape, &pose, &[Algorithm::SatDecomposed, Algorithm::GjkEpa]).unwrap();
+}
