@@ -18,18 +18,9 @@ fn main() {
     let verts: Vec<usize> = args.get(2).map_or(vec![32, 128, 256], |s| {
         s.split(',').map(|x| x.parse().unwrap()).collect()
     });
-    let families: Vec<Family> = args.get(3).map_or(
-        vec![
-            Family::Star,
-            Family::Comb,
-            Family::Gear,
-            Family::LShape,
-            Family::UShape,
-            Family::Spiral,
-            Family::Random,
-        ],
-        |s| s.split(',').map(|x| x.parse().unwrap()).collect(),
-    );
+    let families: Vec<Family> = args.get(3).map_or(Family::NON_CONVEX.to_vec(), |s| {
+        s.split(',').map(|x| x.parse().unwrap()).collect()
+    });
     let mut rng = SplitMix64::new(1);
     let mut pairs = Vec::new();
     for &f in &families {

@@ -77,6 +77,17 @@ pub enum Family {
 }
 
 impl Family {
+    /// The non-convex families of the paper's comparison, in table order.
+    pub const NON_CONVEX: [Family; 7] = [
+        Family::Star,
+        Family::Comb,
+        Family::Gear,
+        Family::LShape,
+        Family::UShape,
+        Family::Spiral,
+        Family::Random,
+    ];
+
     /// Every family, in table order.
     pub const ALL: [Family; 9] = [
         Family::Star,
