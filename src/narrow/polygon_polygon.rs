@@ -418,45 +418,83 @@ pub(crate) fn speculative_polygon_polygon(
     })
 }
 
+/// Whose answer [`detect_polygon_polygon_sat`] gives for the contact: the SAT is the same,
+/// the rules around it are each algorithm's own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum SatRule {
+    /// SatDecomposed's (`compound.rs`): the pieces' world boxes are tested first (when
+    /// `config.cull_by_bounds`), and the normal points the way the overlap is least.
+    Decomposed,
+    /// NonConvexSat's (Fayzrakhmanov et al., 2015; `sat_nonconvex.rs`) on two convex
+    /// polygons, whose area centroids (each polygon's own frame) are given: no box test,
+    /// and the normal's sense is the paper's step 10 — it points from A's centroid towards
+    /// B's side (`C·V ≥ 0` with C = centre(A) − centre(B) and V = −normal).
+    ///
+    /// Why this is the paper's algorithm and not another: on two convex polygons step 7
+    /// never runs (A is convex), so what is left is steps 1–6 and 8 — project both
+    /// polygons on every edge normal of both, stop at the first separating axis, keep the
+    /// axis of least overlap — which is the classic SAT over the same axes, A's edges
+    /// first. The least overlap over those axes is the one [`sat_in_a`] finds (see there:
+    /// with the polygons overlapping, D's edge normals hold every least-overlap
+    /// direction), and the verdict is the same (a separating axis of two convex polygons
+    /// is an edge normal). Steps 9 and 10 then give the normal the sense this rule does.
+    /// What differs is rounding only: B's vertices turned into A's frame once instead of
+    /// each axis turned into B's frame, the stored unit normals instead of normalised
+    /// edge vectors — a few ulps on a gap, and the first of two exactly tied axes (the
+    /// paper keeps the first minimum too). `tests/narrow_nonconvex_fast.rs` checks it
+    /// against `sat_nonconvex::collide_nonconvex_sat` on random convex pairs.
+    NonConvexSat {
+        /// A's area centroid, A's frame.
+        centroid_a: Vec2,
+        /// B's area centroid, B's frame.
+        centroid_b: Vec2,
+    },
+}
+
 /// What the world's detection asks of a pair it tests, for two single-piece convex
-/// polygons under SatDecomposed ([`fits`] must hold; `margin` finite, not negative
-/// and at least `config.separating_gap(scale)`): the contact `collide` would give and, when that is
-/// apart, the points `speculative_points` would give — from one SAT where the two calls
-/// ran one each (a falling pile's pairs are mostly near but apart, so most ran both).
+/// polygons under SatDecomposed, or two convex polygons under NonConvexSat ([`fits`] must
+/// hold; `margin` finite, not negative and at least `config.separating_gap(scale)`): the
+/// contact `collide` would give and, when that is apart, the points `speculative_points`
+/// would give — from one SAT where the two calls ran one each (a falling pile's pairs are
+/// mostly near but apart, so most ran both).
 ///
 /// Why one SAT can answer both: SAT keeps the largest gap so far and stops at the first
 /// above its stop. `collide` stops at the separating gap, speculation at the margin,
 /// which is not smaller. Whenever the first run would stop, the second ends on a gap at
 /// least as large, so both say apart; whenever it would not, no gap exceeds either stop
-/// and both runs are the same run. So the contact is the same, bit for bit, and the
-/// speculative points are those of the margin's run, as before. The box tests are the
-/// two calls' own: the plain boxes for the contact (when `config.cull_by_bounds`), the
-/// boxes grown by half the margin each for speculation.
+/// and both runs are the same run. So the contact is the same, bit for bit (for
+/// SatDecomposed; for NonConvexSat up to the rounding [`SatRule::NonConvexSat`] lists),
+/// and the speculative points are those of the margin's run, as before. The box tests are
+/// the two calls' own: the plain boxes for SatDecomposed's contact (when
+/// `config.cull_by_bounds`), the boxes grown by half the margin each for speculation.
 pub(crate) fn detect_polygon_polygon_sat(
     (a, pose_a): (&ConvexView, &Pose),
     (b, pose_b): (&ConvexView, &Pose),
-    scale: f32,
-    config: &NarrowConfig,
+    (scale, config, rule): (f32, &NarrowConfig, SatRule),
     margin: f32,
     work: &mut Work,
 ) -> (Contact, SpeculativePoints) {
     let mut contact_work = Work::default();
     let mut speculative = SpeculativePoints::default();
     let (box_a, box_b) = (world_box(a, pose_a), world_box(b, pose_b));
-    let boxes_touch = if config.cull_by_bounds {
-        contact_work.bv_tests += 1;
-        box_a.overlaps(&box_b)
-    } else {
-        true
+    let boxes_touch = match rule {
+        SatRule::Decomposed if config.cull_by_bounds => {
+            contact_work.bv_tests += 1;
+            box_a.overlaps(&box_b)
+        }
+        _ => true,
     };
     if boxes_touch {
-        contact_work.piece_pairs_tested += 1;
+        if rule == SatRule::Decomposed {
+            contact_work.piece_pairs_tested += 1;
+        }
         contact_work.primitive_tests += 1;
     }
     let half = 0.5 * margin;
     let near = box_a.inflated(half).overlaps(&box_b.inflated(half));
     if !near {
-        // The grown boxes hold the plain ones (the margin is not negative): apart.
+        // The grown boxes hold the plain ones (the margin is not negative): apart, and
+        // by more than the margin, so by more than the separating gap too.
         work.bv_tests += 1;
         return (Contact::separated(contact_work), speculative);
     }
@@ -466,6 +504,21 @@ pub(crate) fn detect_polygon_polygon_sat(
         // The counters of the contact's SAT, as `collide` reports them.
         let (normal, depth) = sat_in_a(&pair, margin, &mut contact_work);
         if boxes_touch && config.is_penetrating(depth, scale) {
+            let normal = match rule {
+                SatRule::Decomposed => normal,
+                SatRule::NonConvexSat { centroid_a, centroid_b } => {
+                    // Step 10, in the world frame as `sat_nonconvex::finish` does it.
+                    let (world_normal, c) = (
+                        pose_a.apply_vector(normal),
+                        pose_a.apply_point(centroid_a) - pose_b.apply_point(centroid_b),
+                    );
+                    if c.dot(-world_normal) < 0.0 {
+                        -normal
+                    } else {
+                        normal
+                    }
+                }
+            };
             let points = clip_in_a(&pair, normal, depth, 0.0);
             let contact = Contact::penetrating(
                 pose_a.apply_vector(normal),

@@ -108,10 +108,18 @@ pub fn speculative_points(
 
 /// The world's detection of one pair: [`collide`](super::collide)'s contact (no trace)
 /// and, when it finds the pair apart, [`speculative_points`] within `margin` (empty when
-/// it overlaps). Two single-piece convex polygons under SatDecomposed get both from one
-/// SAT (`polygon_polygon::detect_polygon_polygon_sat`, the same answers bit for bit);
-/// every other pair the two calls. The contact carries its own counters; speculation's
-/// go to `work`, as [`speculative_points`]'s do.
+/// it overlaps). Two single-piece convex polygons under SatDecomposed, and two convex
+/// polygons under NonConvexSat, get both from one SAT
+/// (`polygon_polygon::detect_polygon_polygon_sat`: SatDecomposed's answers bit for bit,
+/// NonConvexSat's up to rounding — on convex polygons Fayzrakhmanov et al.'s SAT is the
+/// classic one, see `polygon_polygon::SatRule::NonConvexSat`); every other pair the two
+/// calls. A traced query (the lessons) always runs `collide`, the literal algorithm. The
+/// contact carries its own counters; speculation's go to `work`, as
+/// [`speculative_points`]'s do.
+///
+/// Race mode (`dynamics/race.rs`) times each algorithm through `collide` itself, so its
+/// NonConvexSat column is the paper's whole-outline loop, as `collision-lab bench`
+/// measures it, not this fused path.
 #[allow(clippy::too_many_arguments)] // the two calls' inputs, nothing more
 pub fn collide_and_speculate(
     a: &Shape,
@@ -123,15 +131,28 @@ pub fn collide_and_speculate(
     margin: f32,
     work: &mut Work,
 ) -> (super::Contact, SpeculativePoints) {
-    if algorithm == super::Algorithm::SatDecomposed && a.piece_count() == 1 && b.piece_count() == 1 {
+    let rule = match (algorithm, a, b) {
+        (super::Algorithm::SatDecomposed, _, _) if a.piece_count() == 1 && b.piece_count() == 1 => {
+            Some(polygon_polygon::SatRule::Decomposed)
+        }
+        (super::Algorithm::NonConvexSat, Shape::Polygon(pa), Shape::Polygon(pb))
+            if pa.is_convex() && pb.is_convex() =>
+        {
+            Some(polygon_polygon::SatRule::NonConvexSat {
+                centroid_a: pa.pieces()[0].centroid(),
+                centroid_b: pb.pieces()[0].centroid(),
+            })
+        }
+        _ => None,
+    };
+    if let Some(rule) = rule {
         let (va, vb) = (a.piece(0), b.piece(0));
         let scale = super::query_scale(a, pose_a, b, pose_b);
         if polygon_polygon::fits(&va, &vb) && margin >= config.separating_gap(scale).max(0.0) && margin.is_finite() {
             return polygon_polygon::detect_polygon_polygon_sat(
                 (&va, pose_a),
                 (&vb, pose_b),
-                scale,
-                config,
+                (scale, config, rule),
                 margin,
                 work,
             );
