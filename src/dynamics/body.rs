@@ -77,6 +77,9 @@ pub struct Body {
     min_extent_m: f32,
     core_reach_m: f32,
     core_radius_m: f32,
+    /// The shape's size ([`Shape::size`], m), which the narrow phase's tolerances scale
+    /// with: kept so that the detection does not take a square root per body per pair.
+    shape_size_m: f32,
     /// Sleep state (`sleep.rs`): asleep or not, how long the body has been slow (s), and
     /// the island it fell asleep with (the smallest slot index in it), so waking one
     /// member wakes the rest.
@@ -124,6 +127,7 @@ impl Body {
         // The description gives the origin's velocity; the state keeps the centre's.
         let center_velocity = linear_velocity + cross_sv(angular_velocity, r_center);
         let (min_extent_m, core_reach_m, core_radius_m) = sweep_metrics(&shape, local_center);
+        let shape_size_m = shape.size();
         Body {
             name,
             kind,
@@ -145,6 +149,7 @@ impl Body {
             min_extent_m,
             core_reach_m,
             core_radius_m,
+            shape_size_m,
             sleeping: false,
             slow_time_s: 0.0,
             sleep_island: None,
@@ -331,6 +336,11 @@ impl Body {
     /// How far any point of the body lies from its centre of mass (m).
     pub fn outer_reach(&self) -> f32 {
         self.core_reach_m + self.core_radius_m
+    }
+
+    /// The shape's size (m; [`Shape::size`], computed once).
+    pub(crate) fn shape_size(&self) -> f32 {
+        self.shape_size_m
     }
 
     /// World-frame bounding box of the shape at the current pose.

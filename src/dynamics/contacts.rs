@@ -52,6 +52,7 @@ mod state;
 
 use super::body::{Body, BodyHandle, BodySet};
 use super::manifold::ContactManifold;
+use crate::bounds::Aabb;
 use crate::math::{Pose, Vec2};
 use crate::narrow::{Algorithm, Contact, ContactId, NarrowConfig, Work};
 use pair::{detect_pair, Detected};
@@ -255,6 +256,9 @@ pub(crate) struct DetectInput<'a> {
     /// Per slot, how far the body may move during the step (m): the pair's speculative
     /// margin is the sum of both.
     pub margins: &'a [f32],
+    /// Per slot, the body's world box at its pose now (no margin), as `Body::aabb` gives
+    /// it; a slot beyond the slice has none (the narrow phase computes what it needs).
+    pub boxes: &'a [Aabb],
     /// Overlap allowed at rest (m), for the kept points.
     pub slop: f32,
     pub warm_starting: bool,

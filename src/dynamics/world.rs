@@ -90,6 +90,10 @@ struct Scratch {
     /// Per slot, how far the body may move this step plus half the speculative
     /// distance (m).
     margins: Vec<f32>,
+    /// Per slot, the body's world box at the start of the step (the broad phase's, before
+    /// the margin): the narrow phase's box tests read them instead of posing every
+    /// vertex again for every pair the body is in.
+    boxes: Vec<Aabb>,
     /// The solvers' dense body states and constraints (`body_state.rs`, `constraint.rs`).
     states: BodyStates,
     constraints: Constraints,
@@ -423,6 +427,7 @@ impl World {
             algorithm: settings.narrow_phase,
             config: &settings.narrow_config,
             margins: &self.scratch.margins,
+            boxes: &self.scratch.boxes,
             slop: settings.slop,
             warm_starting: settings.warm_starting,
         };

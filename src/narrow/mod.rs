@@ -65,6 +65,7 @@ pub use gjk::{gjk, GjkInput, GjkOutput};
 pub use minkowski::{minkowski_difference_hull, minkowski_difference_hull_sourced};
 pub use simplex::Simplex;
 pub use speculative::{collide_and_speculate, speculative_points, SpeculativePoints, MAX_SPECULATIVE_POINTS};
+pub(crate) use speculative::{collide_and_speculate_known, KnownPair};
 pub use trace::Trace;
 
 use crate::geometry::Shape;

@@ -456,7 +456,8 @@ pub(crate) enum SatRule {
 /// hold; `margin` finite, not negative and at least `config.separating_gap(scale)`): the
 /// contact `collide` would give and, when that is apart, the points `speculative_points`
 /// would give — from one SAT where the two calls ran one each (a falling pile's pairs are
-/// mostly near but apart, so most ran both).
+/// mostly near but apart, so most ran both). `boxes`, when given, are the two polygons'
+/// world boxes (`world_box`'s answers, which the caller already has).
 ///
 /// Why one SAT can answer both: SAT keeps the largest gap so far and stops at the first
 /// above its stop. `collide` stops at the separating gap, speculation at the margin,
@@ -471,12 +472,14 @@ pub(crate) fn detect_polygon_polygon_sat(
     (a, pose_a): (&ConvexView, &Pose),
     (b, pose_b): (&ConvexView, &Pose),
     (scale, config, rule): (f32, &NarrowConfig, SatRule),
-    margin: f32,
+    (margin, boxes): (f32, Option<(Aabb, Aabb)>),
     work: &mut Work,
 ) -> (Contact, SpeculativePoints) {
     let mut contact_work = Work::default();
     let mut speculative = SpeculativePoints::default();
-    let (box_a, box_b) = (world_box(a, pose_a), world_box(b, pose_b));
+    // The world passes its bodies' boxes: the same `Aabb::from_points_posed` of the same
+    // vertices at the same poses.
+    let (box_a, box_b) = boxes.unwrap_or_else(|| (world_box(a, pose_a), world_box(b, pose_b)));
     let boxes_touch = match rule {
         SatRule::Decomposed if config.cull_by_bounds => {
             contact_work.bv_tests += 1;

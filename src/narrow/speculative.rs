@@ -131,6 +131,46 @@ pub fn collide_and_speculate(
     margin: f32,
     work: &mut Work,
 ) -> (super::Contact, SpeculativePoints) {
+    collide_and_speculate_known(a, pose_a, b, pose_b, algorithm, config, margin, None, work)
+}
+
+/// What the caller already knows of a pair's two shapes at their poses, so the narrow
+/// phase does not work it out again: the world has every body's box from the broad
+/// phase and every shape's size from when the body was made. They must be what the
+/// narrow phase would compute — `Aabb::from_points_posed` of the polygon's vertices,
+/// [`Shape::size`] — so the answers are the same, bit for bit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KnownPair {
+    /// World boxes of A and B (no margin).
+    pub boxes: (Aabb, Aabb),
+    /// [`Shape::size`] of A and B (m).
+    pub sizes: (f32, f32),
+}
+
+/// `narrow::query_scale` from the two shapes' sizes (m), the same expression.
+#[inline]
+fn query_scale_of_sizes((size_a, size_b): (f32, f32), pose_a: &Pose, pose_b: &Pose) -> f32 {
+    size_a.max(size_b)
+        + pose_a
+            .translation
+            .abs()
+            .max_element()
+            .max(pose_b.translation.abs().max_element())
+}
+
+/// [`collide_and_speculate`] with what the caller knows of the pair (`known`).
+#[allow(clippy::too_many_arguments)] // the two calls' inputs, nothing more
+pub(crate) fn collide_and_speculate_known(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    algorithm: super::Algorithm,
+    config: &NarrowConfig,
+    margin: f32,
+    known: Option<&KnownPair>,
+    work: &mut Work,
+) -> (super::Contact, SpeculativePoints) {
     let rule = match (algorithm, a, b) {
         (super::Algorithm::SatDecomposed, _, _) if a.piece_count() == 1 && b.piece_count() == 1 => {
             Some(polygon_polygon::SatRule::Decomposed)
@@ -147,13 +187,16 @@ pub fn collide_and_speculate(
     };
     if let Some(rule) = rule {
         let (va, vb) = (a.piece(0), b.piece(0));
-        let scale = super::query_scale(a, pose_a, b, pose_b);
+        let scale = match known {
+            Some(k) => query_scale_of_sizes(k.sizes, pose_a, pose_b),
+            None => super::query_scale(a, pose_a, b, pose_b),
+        };
         if polygon_polygon::fits(&va, &vb) && margin >= config.separating_gap(scale).max(0.0) && margin.is_finite() {
             return polygon_polygon::detect_polygon_polygon_sat(
                 (&va, pose_a),
                 (&vb, pose_b),
                 (scale, config, rule),
-                margin,
+                (margin, known.map(|k| k.boxes)),
                 work,
             );
         }

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::dynamics::body::{Body, BodySet};
 use crate::math::{Pose, Rot, Vec2};
-use crate::narrow::{collide, collide_and_speculate, Work};
+use crate::narrow::{collide, collide_and_speculate_known, KnownPair, Work};
 
 /// The two bodies of a pair at the start of the step, as its points are made in.
 struct PairFrame {
@@ -187,7 +187,14 @@ pub(super) fn detect_pair(
     }
     // The contact and, for a pair found apart, its speculative points (one SAT for both
     // where that gives the same answers, `narrow::collide_and_speculate`).
-    let (contact, speculative) = collide_and_speculate(
+    let known = match (input.boxes.get(ia as usize), input.boxes.get(ib as usize)) {
+        (Some(&box_a), Some(&box_b)) => Some(KnownPair {
+            boxes: (box_a, box_b),
+            sizes: (a.shape_size(), b.shape_size()),
+        }),
+        _ => None,
+    };
+    let (contact, speculative) = collide_and_speculate_known(
         a.shape(),
         &pose_a,
         b.shape(),
@@ -195,6 +202,7 @@ pub(super) fn detect_pair(
         input.algorithm,
         input.config,
         margin,
+        known.as_ref(),
         work,
     );
     work.add(&contact.work);

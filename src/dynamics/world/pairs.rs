@@ -43,18 +43,26 @@ impl World {
     /// Returns the number of box tests the broad phase made.
     ///
     /// With `grown`, every box is grown by its body's margin (`compute_margins`), so the
-    /// pairs include every pair that can touch during the step.
+    /// pairs include every pair that can touch during the step. The tight boxes are kept
+    /// per slot for the narrow phase (`Scratch::boxes`).
     pub(super) fn find_candidate_pairs(&mut self, grown: bool) -> u64 {
         let Scratch {
             broad,
             proxies,
             pairs,
             margins,
+            boxes,
             crowd,
             ..
         } = &mut self.scratch;
         proxies.clear();
         pairs.clear();
+        boxes.clear();
+        // An empty slot's box is never read (it has no pairs).
+        boxes.resize(
+            self.bodies.slot_count(),
+            Aabb::new(crate::math::Vec2::ZERO, crate::math::Vec2::ZERO),
+        );
         // A pair is a candidate only when a body in it can move: bodies that cannot be
         // pushed (static, kinematic) are "static" to the broad phase.
         proxies.extend(
@@ -68,7 +76,11 @@ impl World {
                     } else {
                         0.0
                     };
-                    Proxy::new(h.index, b.aabb().inflated(margin), !b.is_dynamic() || b.is_sleeping())
+                    let aabb = b.aabb();
+                    if let Some(slot) = boxes.get_mut(h.index as usize) {
+                        *slot = aabb;
+                    }
+                    Proxy::new(h.index, aabb.inflated(margin), !b.is_dynamic() || b.is_sleeping())
                 }),
         );
         if broad.kind() != self.settings.broad_phase {
