@@ -14,6 +14,14 @@
 //!    million pairs, and a copy more of them would cost 100 MB,
 //! 3. reports the kept pairs whose *tight* boxes overlap.
 //!
+//! Static proxies (bodies that cannot be pushed, and sleeping ones) live in a tree of
+//! their own, as in Box2D v3 (one tree per body type): a moved static proxy queries only
+//! the movable tree, a moved movable proxy both. A floor or a wall 30 m long in the same
+//! tree as the bodies lying along it makes every internal node above it as long, and
+//! every query near it descends them; in the 1000-body rain the tree's queries were a
+//! twentieth of the step. Which tree holds a proxy changes no pair: the kept pairs are
+//! those of overlapping fat boxes, wherever the boxes are kept.
+//!
 //! A tight box lies inside its fat box, so step 3 reports exactly the pairs every other
 //! broad phase reports (all four must agree, and the world's answer must not depend on
 //! the choice): the fattening saves work, never adds a pair. A pile at rest reinserts
@@ -22,9 +30,11 @@
 //!
 //! ```text
 //! pairs: sorted (slot_lo, slot_hi), fat boxes overlap, not both static
-//! for each slot: move its proxy; reinserted, created or changed static flag → moved
+//! for each slot: move its proxy in its tree; reinserted, created or changed static flag
+//!     (then moved to the other tree) → moved
 //! pairs.retain(neither moved nor removed)
-//! fresh = for each moved slot a: tree.query(a's fat box) → b, unless b moved and b < a
+//! fresh = for each moved slot a: movable_tree.query(a's fat box), and static_tree's too
+//!     when a is movable → b, unless b moved and b < a
 //! pairs = merge(pairs, sort(fresh))
 //! out = pairs whose tight boxes overlap, as (id, id)
 //! ```
@@ -44,7 +54,8 @@ struct Slot {
     fat: Aabb,
     /// Last step's tight box (for the motion prediction).
     previous: Aabb,
-    /// Last step's static flag: a slot whose flag changes pairs differently.
+    /// Last step's static flag: a slot whose flag changes pairs differently. Its proxy is
+    /// in the static tree when set, the movable one otherwise.
     is_static: bool,
 }
 
@@ -52,7 +63,10 @@ struct Slot {
 /// step, and the pairs of overlapping fat boxes kept between steps.
 #[derive(Clone, Debug, Default)]
 pub struct AabbTreeBroadPhase {
+    /// The proxies of bodies that can move …
     tree: DynamicTree,
+    /// … and of static ones (see the module docs).
+    static_tree: DynamicTree,
     slots: Vec<Slot>,
     /// Pairs of slots `(low, high)` whose fat boxes overlap, not both static; sorted.
     pairs: Vec<(u32, u32)>,
@@ -75,6 +89,7 @@ impl AabbTreeBroadPhase {
     /// Empties the tree; the next update rebuilds it.
     pub fn clear(&mut self) {
         self.tree.clear();
+        self.static_tree.clear();
         self.slots.clear();
         self.pairs.clear();
     }
@@ -83,6 +98,7 @@ impl AabbTreeBroadPhase {
     pub fn set_margin(&mut self, margin: f32) {
         if sanitize_margin(margin) != self.tree.margin() {
             self.tree = DynamicTree::new(margin);
+            self.static_tree = DynamicTree::new(margin);
             self.slots.clear();
             self.pairs.clear();
         }
@@ -94,9 +110,24 @@ impl AabbTreeBroadPhase {
         self.prediction = if factor.is_finite() { factor.max(0.0) } else { 0.0 };
     }
 
-    /// The tree, for drawing ([`DynamicTree::node_views`]) and checking.
+    /// The tree of the proxies that can move, for drawing ([`DynamicTree::node_views`])
+    /// and checking.
     pub fn tree(&self) -> &DynamicTree {
         &self.tree
+    }
+
+    /// The tree of the static proxies (see the module docs).
+    pub fn static_tree(&self) -> &DynamicTree {
+        &self.static_tree
+    }
+
+    /// The tree a proxy with this static flag lives in.
+    fn tree_for(&mut self, is_static: bool) -> &mut DynamicTree {
+        if is_static {
+            &mut self.static_tree
+        } else {
+            &mut self.tree
+        }
     }
 
     /// The pairs of slots whose fat boxes overlap, kept between steps (sorted; not
@@ -142,15 +173,19 @@ impl AabbTreeBroadPhase {
         self.fresh.clear();
         for &slot_a in &self.moved {
             let a = self.slots[slot_a as usize];
-            let (fresh, slots, is_moved) = (&mut self.fresh, &self.slots, &self.is_moved);
-            stats.bv_tests += self.tree.query(&a.fat, &mut self.stack, |slot_b| {
-                let b = slot_b as usize;
-                let found_from_b = is_moved[b] && slot_b <= slot_a;
-                let both_static = a.is_static && slots[b].is_static;
-                if !(found_from_b || both_static) {
+            let (fresh, is_moved) = (&mut self.fresh, &self.is_moved);
+            let mut visit = |slot_b: u32| {
+                let found_from_b = is_moved[slot_b as usize] && slot_b <= slot_a;
+                if !found_from_b {
                     fresh.push((slot_a.min(slot_b), slot_a.max(slot_b)));
                 }
-            });
+            };
+            // The movable tree holds no static proxy, and a static proxy has no pair
+            // with another.
+            stats.bv_tests += self.tree.query(&a.fat, &mut self.stack, &mut visit);
+            if !a.is_static {
+                stats.bv_tests += self.static_tree.query(&a.fat, &mut self.stack, &mut visit);
+            }
         }
         if !self.fresh.is_empty() {
             self.fresh.sort_unstable();
@@ -169,8 +204,8 @@ impl AabbTreeBroadPhase {
         // order are sorted here.
         finish_pairs(out);
         stats.pairs = out.len();
-        stats.tree_nodes = self.tree.node_count();
-        stats.tree_height = self.tree.height();
+        stats.tree_nodes = self.tree.node_count() + self.static_tree.node_count();
+        stats.tree_height = self.tree.height().max(self.static_tree.height());
         stats
     }
 
@@ -183,18 +218,23 @@ impl AabbTreeBroadPhase {
         self.lost = false;
         // Slots beyond the slice are gone.
         while self.slots.len() > proxies.len() {
-            if let Some(Slot { handle: Some(id), .. }) = self.slots.pop() {
-                self.tree.destroy_proxy(id);
+            if let Some(Slot {
+                handle: Some(id),
+                is_static,
+                ..
+            }) = self.slots.pop()
+            {
+                self.tree_for(is_static).destroy_proxy(id);
                 self.lost = true;
             }
         }
         for (slot, p) in proxies.iter().enumerate() {
             let usable = is_usable(&p.aabb);
             if slot == self.slots.len() {
-                let handle = usable.then(|| self.tree.create_proxy(p.aabb, slot as u32));
+                let handle = usable.then(|| self.tree_for(p.is_static).create_proxy(p.aabb, slot as u32));
                 self.slots.push(Slot {
                     handle,
-                    fat: self.fat_of(handle, p.aabb),
+                    fat: self.fat_of(handle, p.is_static, p.aabb),
                     previous: p.aabb,
                     is_static: p.is_static,
                 });
@@ -205,33 +245,37 @@ impl AabbTreeBroadPhase {
             }
             let s = self.slots[slot];
             let handle = match (s.handle, usable) {
+                (Some(id), true) if s.is_static != p.is_static => {
+                    // Into the other tree, with a fresh fat box.
+                    self.tree_for(s.is_static).destroy_proxy(id);
+                    self.moved.push(slot as u32);
+                    Some(self.tree_for(p.is_static).create_proxy(p.aabb, slot as u32))
+                }
                 (Some(id), true) => {
                     // The min corner's motion: a box can change size too, but a body's
                     // box moves with it.
                     let displacement = (p.aabb.min - s.previous.min) * self.prediction;
-                    let reinserted = self.tree.move_proxy(id, p.aabb, displacement) == Some(true);
+                    let reinserted = self.tree_for(p.is_static).move_proxy(id, p.aabb, displacement) == Some(true);
                     if reinserted {
                         stats.reinserts += 1;
-                    }
-                    if reinserted || s.is_static != p.is_static {
                         self.moved.push(slot as u32);
                     }
                     Some(id)
                 }
                 (Some(id), false) => {
-                    self.tree.destroy_proxy(id);
+                    self.tree_for(s.is_static).destroy_proxy(id);
                     self.lost = true;
                     None
                 }
                 (None, true) => {
                     self.moved.push(slot as u32);
-                    Some(self.tree.create_proxy(p.aabb, slot as u32))
+                    Some(self.tree_for(p.is_static).create_proxy(p.aabb, slot as u32))
                 }
                 (None, false) => None,
             };
             self.slots[slot] = Slot {
                 handle,
-                fat: self.fat_of(handle, p.aabb),
+                fat: self.fat_of(handle, p.is_static, p.aabb),
                 previous: p.aabb,
                 is_static: p.is_static,
             };
@@ -245,9 +289,11 @@ impl AabbTreeBroadPhase {
         }
     }
 
-    /// The fat box of a proxy (its tight box when it has none).
-    fn fat_of(&self, handle: Option<ProxyId>, tight: Aabb) -> Aabb {
-        handle.and_then(|id| self.tree.fat_aabb(id)).unwrap_or(tight)
+    /// The fat box of a proxy in the tree for `is_static` (its tight box when it has
+    /// none).
+    fn fat_of(&self, handle: Option<ProxyId>, is_static: bool, tight: Aabb) -> Aabb {
+        let tree = if is_static { &self.static_tree } else { &self.tree };
+        handle.and_then(|id| tree.fat_aabb(id)).unwrap_or(tight)
     }
 }
 
