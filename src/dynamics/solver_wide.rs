@@ -372,13 +372,19 @@ fn solve_bundle(states: &mut [BodyState], bundle: &mut Bundle, t: &StepTuning, u
     let count = bundle.points as usize;
     let (m, friction) = (bundle.masses, bundle.friction);
     let points = &mut bundle.point[..count];
-    for p in points.iter_mut() {
-        // The separation now, from the deltas (`ConstraintPoint::current_separation`).
+    // The separations now, from the deltas (`ConstraintPoint::current_separation`), all
+    // before the first impulse: they read the bodies' deltas and turns, which no impulse
+    // changes, so the chain of impulses below keeps only the velocities in registers
+    // (with the deltas live through it, the loop spilled to the stack).
+    let mut separations = [zero; 2];
+    for (p, separation) in points.iter().zip(&mut separations) {
         let pax = a.dpx + (a.cos * p.anchor_a_x - a.sin * p.anchor_a_y);
         let pay = a.dpy + (a.sin * p.anchor_a_x + a.cos * p.anchor_a_y);
         let pbx = b.dpx + (b.cos * p.anchor_b_x - b.sin * p.anchor_b_y);
         let pby = b.dpy + (b.sin * p.anchor_b_x + b.cos * p.anchor_b_y);
-        let separation = (pbx - pax) * p.normal_x + (pby - pay) * p.normal_y + p.base_separation;
+        *separation = (pbx - pax) * p.normal_x + (pby - pay) * p.normal_y + p.base_separation;
+    }
+    for (p, &separation) in points.iter_mut().zip(&separations) {
         let s = separation + slop + p.tolerated;
         // Apart or within the slop: approach by s; else the soft bias (or none).
         let apart = s.simd_gt(zero);
