@@ -384,3 +384,36 @@ fn regression_oracle_gave_identical_bodies_0_574_where_the_depth_is_0_587() {
     assert!(left < 1e-9, "overlap {left} left after the MTV");
     check_identical(&shape, &pose, &[Algorithm::SatDecomposed, Algorithm::GjkEpa]).unwrap();
 }
+
+/// A sliver triangle 0.8 mm long and 32 µm across, and an identical copy at the same
+/// pose: the oracle said they overlap at depth 0, where the depth is the sliver's least
+/// width, 3.2e-5 m (NonConvexSat's right answer failed the test above against it).
+#[test]
+fn regression_oracle_gave_a_sliver_triangle_on_itself_depth_0() {
+    let points: Vec<Vec2> = [
+        (-0.31117234, -0.35609528),
+        (-0.08028236, 0.45260173),
+        (-0.1836407, 0.20659392),
+    ]
+    .iter()
+    .map(|&(x, y)| Vec2::new(x, y) * 1e-3)
+    .collect();
+    let shape = Shape::Polygon(Polygon::new(&points).expect("a valid polygon"));
+    let pose = Pose::new(Vec2::ZERO, 5.9987);
+    // The least width of a triangle is its least altitude: twice the area over the
+    // longest edge.
+    let [p, q, r] = [points[0], points[1], points[2]];
+    let twice_area = (q - p).perp_dot(r - p).abs();
+    let longest = [(q - p).length(), (r - q).length(), (p - r).length()]
+        .into_iter()
+        .fold(0.0f32, f32::max);
+    let width = twice_area / longest;
+    let exact = exact_answer(&shape, &pose, &shape, &pose).expect("an oracle");
+    assert!(exact.intersect);
+    let depth = exact.depth.expect("identical bodies overlap");
+    assert!(
+        (depth - width).abs() < 1e-3 * width,
+        "depth {depth} where the width is {width}"
+    );
+    check_identical(&shape, &pose, &Algorithm::ALL).unwrap();
+}

@@ -17,6 +17,7 @@
 
 use super::EdgeTreePolicy;
 use crate::bounds::Aabb;
+use crate::geometry::predicates::orient;
 use crate::geometry::{ConvexView, Shape};
 use crate::math::{cross, right_perp, Pose, Vec2};
 use glam::DVec2;
@@ -159,7 +160,16 @@ pub fn polygons_overlap_with(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose,
     area > overlap_threshold(a, b)
 }
 
-/// Convex hull, counter-clockwise, of a point set (Andrew's monotone chain).
+/// Convex hull, counter-clockwise, of a point set (Andrew's monotone chain), with the
+/// turn test decided exactly ([`orient`]).
+///
+/// In f32 the test is noise for points a few ulps apart, and a piece's difference with
+/// itself (or its rounded copy) has such points: a − a' for each vertex, all within
+/// 1e-11 m of the origin. On a sliver triangle 32 µm across the chain took a turn
+/// between two of them for a left turn, kept one as a hull vertex where the hull turns
+/// right (the origin itself, 32 µm inside), and the oracle found the origin outside the
+/// difference: depth 0 for a sliver on itself. The exact test makes the hull the true
+/// hull of the rounded points.
 pub(crate) fn convex_hull(points: &mut [Vec2]) -> Vec<Vec2> {
     points.sort_by(|p, q| p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)));
     if points.len() < 3 {
@@ -174,9 +184,7 @@ pub(crate) fn convex_hull(points: &mut [Vec2]) -> Vec<Vec2> {
             Box::new(points.iter().rev())
         };
         for &p in iter {
-            while hull.len() >= start + 2
-                && cross(hull[hull.len() - 1] - hull[hull.len() - 2], p - hull[hull.len() - 2]) <= 0.0
-            {
+            while hull.len() >= start + 2 && orient(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0 {
                 hull.pop();
             }
             hull.push(p);
