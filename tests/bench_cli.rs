@@ -121,7 +121,7 @@ fn big_curve_has_rows_for_every_node_volume() {
             "a cost-model row for {volume}: {stdout}"
         );
     }
-    // The three algorithms at a shallow overlap, as the world calls them (issue 11).
+    // The three algorithms at a shallow overlap, as the world calls them (under 1 ms is the aim).
     for algorithm in ["NonConvexSat", "SatDecomposed", "GjkEpa"] {
         assert!(
             stdout.contains(&format!("{algorithm}, shallow")),

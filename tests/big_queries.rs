@@ -1,4 +1,4 @@
-//! Queries between big polygons (issue 11, "any size"): the paths that only big shapes
+//! Queries between big polygons (the aim: any size): the paths that only big shapes
 //! take — the combine step scanning piece pairs through the piece trees, its grids and
 //! held radius, NonConvexSat skipping axes by its support rings — give the answers of
 //! the small paths and of the brute-force oracle. No timing is asserted here; `bench
@@ -69,7 +69,7 @@ fn star_2000_against_star_2000_at_a_shallow_overlap_agrees_with_the_small_paths_
                 "{algorithm}"
             );
             assert!(fast.depth >= exact.depth - 1e-6 * scale, "{algorithm}");
-            // Issue 11 asks for 1e-4 of the depth; on one of these poses the combine step's
+            // The aim is 1e-4 of the depth; on one of these poses the combine step's
             // answer is 7e-6 m (8e-4) longer than the oracle's, before this test's paths
             // were made fast as after (the same depth to 1e-9 m): a known gap of the
             // combine, pinned here so that it does not grow.

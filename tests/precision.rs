@@ -3,7 +3,7 @@
 //! touching tolerance, and two identical bodies at the same pose intersect at full depth;
 //! for 1 m shapes within ±10 km and 1 mm shapes within ±10 m.
 //!
-//! Regression cases from issue 11: two identical unit squares at the same pose far from
+//! Regression cases: two identical unit squares at the same pose far from
 //! the origin (GjkEpa said apart), and a 0.58 mm overlap at 600 m that GjkEpa missed
 //! (GJK and EPA worked in the world frame, with tolerances growing with the coordinates).
 
@@ -204,7 +204,7 @@ fn unit_square() -> Shape {
     poly(&[(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
 }
 
-/// Issue 11: two identical unit squares at the same pose far from the origin. At the
+/// Two identical unit squares at the same pose far from the origin. At the
 /// scenes' limit (±1e5 m, ten times beyond the range) they still intersect at full
 /// depth: in A's frame B sits exactly on A.
 #[test]
@@ -225,7 +225,7 @@ fn identical_squares_far_away_intersect_at_full_depth() {
     }
 }
 
-/// Issue 11: at 600 m from the origin GjkEpa missed a 0.58 mm overlap (the touching
+/// At 600 m from the origin GjkEpa missed a 0.58 mm overlap (the touching
 /// tolerance there is 0.57 mm, GJK's progress tolerance in the world frame was 0.6 mm).
 /// A 1.2 mm overlap, beyond twice the tolerance, is found by every algorithm, traced
 /// (the general path) or not, for a convex and for a non-convex pair.
@@ -304,7 +304,7 @@ fn regression_exact_depth_far_from_the_origin_was_half_a_millimetre_short() {
     );
 }
 
-/// Issue 11: two identical copies of a 14-vertex polygon at (6146 m, 0) got a combined
+/// Two identical copies of a 14-vertex polygon at (6146 m, 0) got a combined
 /// depth of 0.5068 m from SatDecomposed, 18 mm short of the 0.5252 m they have at the
 /// origin. The combine step worked in the world frame, where every vertex of A − B was
 /// rounded to half a millimetre and "strictly inside" had a 6 mm tolerance; it now works

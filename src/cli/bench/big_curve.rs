@@ -14,7 +14,7 @@
 //! the three algorithms as the world calls them (default configuration) at a *shallow*
 //! overlap instead, B pushed [`OVERLAP_M`] in past touching as in `bench --big-query`:
 //! the contact of a body resting on another, which must stay under 1 ms up to 10,000
-//! vertices (issue 11). At the crossing poses the decomposed algorithms' exact depth is
+//! vertices (the aim). At the crossing poses the decomposed algorithms' exact depth is
 //! half a metre deep in both bodies, and their combine step has every piece pair to
 //! look at. NonConvexSat's tree columns (`EdgeTreePolicy::Always`) also skip the axes
 //! that cannot change its answer (`narrow::sat_nonconvex`), so they count fewer

@@ -1,4 +1,4 @@
-//! `bench --big-load`: where the time goes when a big polygon is loaded (issue 11, "any
+//! `bench --big-load`: where the time goes when a big polygon is loaded (the aim: at "any
 //! size": a 100,000-vertex polygon must load in under a second).
 //!
 //! For each family and vertex count, the polygon is built through
@@ -17,7 +17,7 @@ use collision_lab::scene;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-/// Families timed by default: the three issue 11 names (radial spikes, a collinear-heavy
+/// Families timed by default: three kinds of big outline (radial spikes, a collinear-heavy
 /// comb, a rough outline).
 pub const DEFAULT_FAMILIES: [Family; 3] = [Family::Star, Family::Comb, Family::Coastline];
 

@@ -1,5 +1,5 @@
 //! `bench --big-query`: one query between a big polygon and a box, or two big
-//! polygons, at shallow overlap, for all three algorithms (issue 11, "any size": under
+//! polygons, at shallow overlap, for all three algorithms (the aim at "any size": under
 //! 1 ms up to 10,000 vertices).
 //!
 //! Poses: A at the origin, B turned at random; along a random direction d, B is moved in
