@@ -163,6 +163,10 @@ enum What {
         piece_a: u32,
         piece_b: u32,
     },
+    /// Queue the edges of an open difference that were left out for lying beyond the
+    /// reach (`search.rs`, `queue_edges`), keyed by the least lower bound on their
+    /// distances.
+    Expand(u32),
     Activate(u32),
     Test(u32),
 }
@@ -201,6 +205,13 @@ impl Eq for Event {}
 #[derive(Default)]
 pub(super) struct CombineScratch {
     core: Vec<Vec2>,
+    /// Per core vertex, the pieces' vertices it came from (`index_a`, `index_b` of the
+    /// hull's `SupportPoint`): the diagonal test of an edge queued after its difference
+    /// was opened reads them.
+    sources: Vec<(u32, u32)>,
+    /// Per core vertex, whether the edge starting there is still to be queued (the edges
+    /// of a difference are queued only as the reach comes to them, `queue_edges`).
+    pending: Vec<bool>,
     planes: Vec<(Vec2, f32)>,
     diffs: Vec<Difference>,
     elements: Vec<Element>,
@@ -259,6 +270,8 @@ const KEEP_VERTICES_MAX: usize = 1 << 16;
 impl CombineScratch {
     fn clear(&mut self) {
         self.core.clear();
+        self.sources.clear();
+        self.pending.clear();
         self.planes.clear();
         self.diffs.clear();
         self.elements.clear();
@@ -470,8 +483,13 @@ fn run(points: &[Vec2], (start, len): (u32, u32)) -> &[Vec2] {
 
 /// Distance from the origin to the box of M_ij = box of A_i minus box of B_j.
 fn box_distance(box_a: &Aabb, box_b: &Aabb) -> f32 {
+    box_distance_squared(box_a, box_b).sqrt()
+}
+
+/// The square of [`box_distance`].
+fn box_distance_squared(box_a: &Aabb, box_b: &Aabb) -> f32 {
     let (lo, hi) = (box_a.min - box_b.max, box_a.max - box_b.min);
-    lo.max(-hi).max(Vec2::ZERO).length()
+    lo.max(-hi).max(Vec2::ZERO).length_squared()
 }
 
 /// The part of box `b` in the square around the origin that holds the disc of radius

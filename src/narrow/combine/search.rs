@@ -65,6 +65,7 @@ impl CombineScratch {
                     What::Open { piece_a, piece_b } => {
                         self.open(bodies, hull, piece_a as usize, piece_b as usize);
                     }
+                    What::Expand(d) => self.queue_edges(bodies, d),
                     What::Activate(e) => self.activate(e, bodies.tol),
                     What::Test(c) => {
                         let held = self.holder(self.candidates[c as usize].point, bodies.tol);
@@ -131,15 +132,25 @@ impl CombineScratch {
         // Whole rows and columns first: a piece of B too far from all of A (or of A from
         // all of B) has no pair in the ring.
         self.columns.clear();
-        self.columns
-            .extend((0..boxes_b.len() as u32).filter(|&j| box_distance(all_a, &boxes_b[j as usize]) <= hi));
+        // Boxes farther than the ring's outer radius are told by their squared
+        // distance (no square root); the slack keeps the squares' rounding on the safe
+        // side, and the survivors get the same test on the distance as before.
+        let far2 = hi * hi * (1.0 + 1e-4);
+        self.columns.extend(
+            (0..boxes_b.len() as u32)
+                .filter(|&j| box_distance_squared(all_a, &boxes_b[j as usize]) <= far2)
+                .filter(|&j| box_distance(all_a, &boxes_b[j as usize]) <= hi),
+        );
         let (mut next_hit, mut next_apart) = (0, 0);
         for (i, box_a) in boxes_a.iter().enumerate() {
-            if box_distance(box_a, all_b) > hi {
+            if box_distance_squared(box_a, all_b) > far2 || box_distance(box_a, all_b) > hi {
                 continue;
             }
             for k in 0..self.columns.len() {
                 let j = self.columns[k];
+                if box_distance_squared(box_a, &boxes_b[j as usize]) > far2 {
+                    continue;
+                }
                 let d = box_distance(box_a, &boxes_b[j as usize]);
                 if d <= lo || d > hi {
                     continue;
@@ -237,6 +248,8 @@ impl CombineScratch {
         }
         let start = self.core.len() as u32;
         self.core.extend(hull.hull.iter().map(|w| w.point));
+        self.sources
+            .extend(hull.hull.iter().map(|w| (w.index_a as u32, w.index_b as u32)));
         let core = (start, n as u32);
         let plane_start = self.planes.len() as u32;
         if n >= 3 {
@@ -277,43 +290,14 @@ impl CombineScratch {
             self.grids_on = true;
             self.fill_grids();
         }
-        // Vertices read from the hull scratch, so that the closures borrow nothing of
-        // `self` while elements are queued.
+        // Edges (a two-vertex core has two: there and back); unrounded polygons' only as
+        // far as the reach goes.
+        let deferred = self.defers(diff);
+        self.pending.extend(std::iter::repeat_n(deferred, n));
+        self.queue_edges(bodies, diff);
+        // Arcs, read from the hull scratch.
         let vertex = |k: usize| hull.hull[k % n].point;
         let normal_of = |k: usize| right_perp(vertex(k + 1) - vertex(k)).normalize_or_zero();
-        // An edge of the difference made only of diagonals of the pieces' decompositions
-        // lies inside A − B: a diagonal's inner points are inside its polygon, so their
-        // translates are inside the union (the neighbouring piece's difference holds them).
-        // Only its ends can be on the boundary.
-        let (diagonals_a, diagonals_b) = (bodies.a.piece_diagonals(i), bodies.b.piece_diagonals(j));
-        let (count_a, count_b) = (va.vertices.len(), vb.vertices.len());
-        let diagonal = |k: usize| {
-            let (from, to) = (hull.hull[k % n], hull.hull[(k + 1) % n]);
-            only_diagonals(diagonals_a, count_a, from.index_a, to.index_a)
-                && only_diagonals(diagonals_b, count_b, from.index_b, to.index_b)
-        };
-        // Edges (a two-vertex core has two: there and back).
-        let edge_count = if n >= 2 { n } else { 0 };
-        for k in 0..edge_count {
-            let normal = normal_of(k);
-            if normal == Vec2::ZERO {
-                continue;
-            }
-            let (p0, p1) = (vertex(k) + normal * radius, vertex(k + 1) + normal * radius);
-            if diagonal(k) {
-                self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
-                if radius > 0.0 {
-                    self.push_candidate(p1, Vec2::ZERO, Kind::Vertex, diff);
-                }
-                continue;
-            }
-            let element = Element {
-                diff,
-                feature: Feature::Edge { p0, p1, normal },
-                bounds: Aabb::from_points(&[p0, p1]),
-            };
-            self.push_element(element, nearest_on_segment(p0, p1).0.length());
-        }
         if radius > 0.0 {
             for k in 0..n {
                 let center = vertex(k);
@@ -335,6 +319,95 @@ impl CombineScratch {
                 };
                 self.push_element(element, (center.length() - radius).abs());
             }
+        }
+    }
+
+    /// Whether difference `diff`'s edges are queued only as the reach comes to them:
+    /// without a trace (which shows every element in the order they were built), for
+    /// unrounded differences with sides (whose planes bound each edge's distance).
+    fn defers(&self, diff: u32) -> bool {
+        let d = &self.diffs[diff as usize];
+        self.skip_held && d.radius == 0.0 && d.planes.1 > 0
+    }
+
+    /// Queues the edges of difference `diff` not queued yet: all of them, or, when it
+    /// defers (`defers`), those that may come within the reach, and an `Expand` event
+    /// for the rest, keyed by the least lower bound on their distances.
+    ///
+    /// Most of a difference's edges lie far beyond the answer (a query opened 20
+    /// differences of 11 edges each, and tested a handful of candidates); building
+    /// their elements and queueing them was most of the search's own work. An edge's
+    /// distance from the origin is at least the distance of its line, |offset| of its
+    /// plane, less a rounding margin: it is queued once the reach passes that, and
+    /// keyed by its own distance as before, so the events still come out nearest
+    /// first and the answer is the same.
+    fn queue_edges(&mut self, bodies: &Bodies, diff: u32) {
+        let d = self.diffs[diff as usize];
+        let deferred = self.defers(diff);
+        let (start, n) = (d.core.0 as usize, d.core.1 as usize);
+        let radius = d.radius;
+        let (i, j) = (d.piece_a, d.piece_b);
+        let vertex = |core: &[Vec2], k: usize| core[start + k % n];
+        // An edge of the difference made only of diagonals of the pieces' decompositions
+        // lies inside A − B: a diagonal's inner points are inside its polygon, so their
+        // translates are inside the union (the neighbouring piece's difference holds them).
+        // Only its ends can be on the boundary.
+        let (diagonals_a, diagonals_b) = (bodies.a.piece_diagonals(i), bodies.b.piece_diagonals(j));
+        let (count_a, count_b) = (bodies.a.piece(i).vertices.len(), bodies.b.piece(j).vertices.len());
+        let sources = |sources: &[(u32, u32)], k: usize| sources[start + k % n];
+        let mut rest = f32::INFINITY;
+        // Edges (a two-vertex core has two: there and back).
+        let edge_count = if n >= 2 { n } else { 0 };
+        for k in 0..edge_count {
+            let (p, q) = (vertex(&self.core, k), vertex(&self.core, k + 1));
+            if deferred {
+                if !self.pending[start + k] {
+                    continue;
+                }
+                // The plane is the edge's line (`open`); the margin is the relative
+                // rounding margin of the held radius, far above the few ulps by which
+                // the edge's own distance may come out below the plane's offset.
+                let (_, offset) = self.planes[d.planes.0 as usize + k];
+                let margin = 1e-5 * (p.abs().max_element() + q.abs().max_element());
+                let bound = offset.abs() - margin;
+                if bound > self.reach {
+                    rest = rest.min(bound);
+                    continue;
+                }
+                self.pending[start + k] = false;
+            }
+            let normal = if d.planes.1 > 0 {
+                // The plane `open` stored for this edge: the same normal, computed once.
+                self.planes[d.planes.0 as usize + k].0
+            } else {
+                right_perp(q - p).normalize_or_zero()
+            };
+            if normal == Vec2::ZERO {
+                continue;
+            }
+            let (p0, p1) = (p + normal * radius, q + normal * radius);
+            let (from, to) = (sources(&self.sources, k), sources(&self.sources, k + 1));
+            let diagonal = only_diagonals(diagonals_a, count_a, from.0 as usize, to.0 as usize)
+                && only_diagonals(diagonals_b, count_b, from.1 as usize, to.1 as usize);
+            if diagonal {
+                self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
+                if radius > 0.0 {
+                    self.push_candidate(p1, Vec2::ZERO, Kind::Vertex, diff);
+                }
+                continue;
+            }
+            let element = Element {
+                diff,
+                feature: Feature::Edge { p0, p1, normal },
+                bounds: Aabb::from_points(&[p0, p1]),
+            };
+            self.push_element(element, nearest_on_segment(p0, p1).0.length());
+        }
+        if rest.is_finite() {
+            self.queue(Event {
+                key: rest,
+                what: What::Expand(diff),
+            });
         }
     }
 
