@@ -36,8 +36,14 @@
 //!   on M_ij's distance from the origin: 0 for the pairs the piece loop found
 //!   overlapping (their differences hold the origin, and may hold any candidate); the gap
 //!   the piece loop measured for the pairs it found apart (SAT's largest gap, GJK's
-//!   distance); the box distance (box of A_i minus box of B_j) for the pairs it never
-//!   tested because their boxes are apart;
+//!   distance); for the pairs it never tested because their boxes are apart, the box
+//!   distance (box of A_i minus box of B_j), raised when the pair comes up by a
+//!   *bound* event to the pieces' gap along one axis (from one box's centre to the
+//!   other's; SAT's largest gap through the piece trees of huge polygons): more than
+//!   half the differences the boxes let in are never needed;
+//! - *expand* M_ij: its edges are queued only as the search's reach comes to them (an
+//!   edge is no nearer the origin than its line, less rounding); most of a
+//!   difference's edges lie far beyond the answer and are never built;
 //! - *activate* an edge, at its distance: queue its nearest point (a foot, or an end) and
 //!   its start vertex, and its crossings with the active edges of other differences;
 //! - *test* a candidate, at its distance: is it strictly inside an open M_kl?

@@ -7,6 +7,28 @@
 use super::cover::NOTHING_HELD;
 use super::*;
 
+/// A lower bound on the distance between piece i of A (box `box_a`) and piece j of B
+/// (box `box_b`), in A's frame: their gap along the direction from B's box centre to
+/// A's, less a rounding margin (a relative 1e-5 of the coordinates, as for the held
+/// radius, far above the few ulps of the products); 0 when the centres coincide.
+///
+/// For a unit u, every point a − b of their difference has u·(a − b) ≥ min u·a −
+/// max u·b, so the difference is at least that far from the origin.
+fn axis_gap(bodies: &Bodies, box_a: &Aabb, box_b: &Aabb, i: usize, j: usize) -> f32 {
+    let u = (box_a.center() - box_b.center()).normalize_or_zero();
+    if u == Vec2::ZERO {
+        return 0.0;
+    }
+    let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
+    // B's vertices are in B's frame: u·(R·v + t) = (Rᵀu)·v + u·t.
+    let (u_b, along_t) = (bodies.xf_ab.rotation.apply_inv(u), u.dot(bodies.xf_ab.translation));
+    let least_a = va.vertices.iter().fold(f32::INFINITY, |m, v| m.min(u.dot(*v))) - va.radius;
+    let most_b = vb.vertices.iter().fold(f32::NEG_INFINITY, |m, v| m.max(u_b.dot(*v))) + along_t + vb.radius;
+    let magnitude = |b: &Aabb| b.min.abs().max(b.max.abs()).max_element();
+    let margin = 1e-5 * (magnitude(box_a) + magnitude(box_b) + bodies.xf_ab.translation.abs().max_element());
+    (least_a - most_b - margin).max(0.0)
+}
+
 impl CombineScratch {
     /// The best-first search of the module docs; the index of the winning candidate.
     pub(super) fn nearest_boundary_point(
@@ -177,11 +199,15 @@ impl CombineScratch {
                         continue;
                     }
                 }
+                // A tighter bound first (`bound`), except under a trace, whose
+                // differences open in the order of their boxes.
+                let (piece_a, piece_b) = (i as u32, j);
                 self.queue(Event {
                     key: d,
-                    what: What::Open {
-                        piece_a: i as u32,
-                        piece_b: j,
+                    what: if self.skip_held {
+                        What::Bound { piece_a, piece_b }
+                    } else {
+                        What::Open { piece_a, piece_b }
                     },
                 });
             }
@@ -221,17 +247,38 @@ impl CombineScratch {
     /// early exit): also a lower bound on their distance, and on long thin pieces, whose
     /// boxes overlap far more often than the pieces come near, a much tighter one. The
     /// pair is opened at that distance, less the tolerance.
+    ///
+    /// With every piece's box at hand (`PieceBoxes::InA`: polygons of up to a few
+    /// thousand vertices), one axis does instead of SAT's all: the direction between
+    /// the two boxes' centres, along which the pieces' projections are apart by at most
+    /// their distance. Measured with `examples/combine_profile.rs` (the benchmark's
+    /// families at 32-256 vertices, overlapping by 1-2% of the size): more than half
+    /// the differences the box scan opened were never needed; SAT's bound kept their
+    /// hulls from being built but cost twice what it saved, one axis costs a few
+    /// dozen products per pair.
     fn bound(&mut self, bodies: &Bodies, key: f32, i: u32, j: u32) {
-        let pen = penetration_sat(
-            &bodies.query.piece(i as usize, j as usize),
-            f32::INFINITY,
-            &mut Recorder {
-                work: &mut Work::default(),
-                trace: &mut None,
-            },
-        );
+        let gap = match &bodies.boxes {
+            PieceBoxes::InA { boxes_a, boxes_b } => axis_gap(
+                bodies,
+                &boxes_a[i as usize],
+                &boxes_b[j as usize],
+                i as usize,
+                j as usize,
+            ),
+            PieceBoxes::Trees { .. } => {
+                let pen = penetration_sat(
+                    &bodies.query.piece(i as usize, j as usize),
+                    f32::INFINITY,
+                    &mut Recorder {
+                        work: &mut Work::default(),
+                        trace: &mut None,
+                    },
+                );
+                -pen.depth
+            }
+        };
         self.queue(Event {
-            key: (-pen.depth - bodies.gap_margin).max(key),
+            key: (gap - bodies.gap_margin).max(key),
             what: What::Open { piece_a: i, piece_b: j },
         });
     }
@@ -252,11 +299,14 @@ impl CombineScratch {
             .extend(hull.hull.iter().map(|w| (w.index_a as u32, w.index_b as u32)));
         let core = (start, n as u32);
         let plane_start = self.planes.len() as u32;
+        let mut least = f32::INFINITY;
         if n >= 3 {
             for k in 0..n {
-                let (p, q) = (self.core[start as usize + k], self.core[start as usize + (k + 1) % n]);
+                let (p, q) = (hull.hull[k].point, hull.hull[if k + 1 < n { k + 1 } else { 0 }].point);
                 let normal = right_perp(q - p).normalize_or_zero();
-                self.planes.push((normal, normal.dot(p)));
+                let offset = normal.dot(p);
+                self.planes.push((normal, offset));
+                least = least.min(offset);
             }
         }
         let planes = (plane_start, self.planes.len() as u32 - plane_start);
@@ -265,10 +315,6 @@ impl CombineScratch {
             // planes' least offset; `strictly_inside` asks for the tolerance more, and
             // the margin covers the rounding of the dot products there (a relative
             // 1e-5, far above f32's few ulps).
-            let least = self.planes[plane_start as usize..]
-                .iter()
-                .map(|&(_, offset)| offset)
-                .fold(f32::INFINITY, f32::min);
             let held = least - 2.0 * bodies.tol - 1e-5 * least.abs();
             self.held_radius = self.held_radius.max(held);
         }
@@ -347,28 +393,28 @@ impl CombineScratch {
         let (start, n) = (d.core.0 as usize, d.core.1 as usize);
         let radius = d.radius;
         let (i, j) = (d.piece_a, d.piece_b);
-        let vertex = |core: &[Vec2], k: usize| core[start + k % n];
+        let vertex = |core: &[Vec2], k: usize| core[start + if k < n { k } else { k - n }];
         // An edge of the difference made only of diagonals of the pieces' decompositions
         // lies inside A − B: a diagonal's inner points are inside its polygon, so their
         // translates are inside the union (the neighbouring piece's difference holds them).
         // Only its ends can be on the boundary.
         let (diagonals_a, diagonals_b) = (bodies.a.piece_diagonals(i), bodies.b.piece_diagonals(j));
         let (count_a, count_b) = (bodies.a.piece(i).vertices.len(), bodies.b.piece(j).vertices.len());
-        let sources = |sources: &[(u32, u32)], k: usize| sources[start + k % n];
+        let sources = |sources: &[(u32, u32)], k: usize| sources[start + if k < n { k } else { k - n }];
+        // The margin of each edge's bound (below): the relative rounding margin of the
+        // held radius, far above the few ulps by which the edge's own distance may come
+        // out below its plane's offset, taken for the largest coordinate of the core.
+        let margin = 2e-5 * d.bounds.min.abs().max(d.bounds.max.abs()).max_element();
         let mut rest = f32::INFINITY;
         // Edges (a two-vertex core has two: there and back).
         let edge_count = if n >= 2 { n } else { 0 };
         for k in 0..edge_count {
-            let (p, q) = (vertex(&self.core, k), vertex(&self.core, k + 1));
             if deferred {
                 if !self.pending[start + k] {
                     continue;
                 }
-                // The plane is the edge's line (`open`); the margin is the relative
-                // rounding margin of the held radius, far above the few ulps by which
-                // the edge's own distance may come out below the plane's offset.
+                // The plane is the edge's line (`open`).
                 let (_, offset) = self.planes[d.planes.0 as usize + k];
-                let margin = 1e-5 * (p.abs().max_element() + q.abs().max_element());
                 let bound = offset.abs() - margin;
                 if bound > self.reach {
                     rest = rest.min(bound);
@@ -376,6 +422,7 @@ impl CombineScratch {
                 }
                 self.pending[start + k] = false;
             }
+            let (p, q) = (vertex(&self.core, k), vertex(&self.core, k + 1));
             let normal = if d.planes.1 > 0 {
                 // The plane `open` stored for this edge: the same normal, computed once.
                 self.planes[d.planes.0 as usize + k].0
