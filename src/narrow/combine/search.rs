@@ -66,7 +66,7 @@ impl CombineScratch {
             }
             let mut k = 0;
             while k < self.later.len() {
-                if self.later[k].key <= reach {
+                if self.later[k].key() <= reach {
                     let event = self.later.swap_remove(k);
                     self.events.push(event);
                 } else {
@@ -80,9 +80,9 @@ impl CombineScratch {
                 self.open_ring(bodies, &all_a, &all_b, scanned, reach);
             }
             while let Some(event) = self.events.pop() {
-                match event.what {
+                match event.what() {
                     What::Bound { piece_a, piece_b } => {
-                        self.bound(bodies, event.key, piece_a, piece_b);
+                        self.bound(bodies, event.key(), piece_a, piece_b);
                     }
                     What::Open { piece_a, piece_b } => {
                         self.open(bodies, hull, piece_a as usize, piece_b as usize);
@@ -108,7 +108,7 @@ impl CombineScratch {
 
     /// Queues an event now, or for the round whose reach takes it in.
     fn queue(&mut self, event: Event) {
-        if event.key <= self.reach {
+        if event.key() <= self.reach {
             self.events.push(event);
         } else {
             self.later.push(event);
@@ -125,20 +125,20 @@ impl CombineScratch {
         debug_assert!(bodies.hits.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)));
         debug_assert!(bodies.apart.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)));
         for &(i, j, _) in bodies.hits {
-            self.queue(Event {
-                key: 0.0,
-                what: What::Open {
+            self.queue(Event::new(
+                0.0,
+                What::Open {
                     piece_a: i as u32,
                     piece_b: j as u32,
                 },
-            });
+            ));
         }
         for &(i, j, gap) in bodies.apart {
             let boxed = bodies.pair_gap(i as usize, j as usize);
-            self.queue(Event {
-                key: (gap - bodies.gap_margin).max(boxed).max(0.0),
-                what: What::Open { piece_a: i, piece_b: j },
-            });
+            self.queue(Event::new(
+                (gap - bodies.gap_margin).max(boxed).max(0.0),
+                What::Open { piece_a: i, piece_b: j },
+            ));
         }
     }
 
@@ -202,14 +202,14 @@ impl CombineScratch {
                 // A tighter bound first (`bound`), except under a trace, whose
                 // differences open in the order of their boxes.
                 let (piece_a, piece_b) = (i as u32, j);
-                self.queue(Event {
-                    key: d,
-                    what: if self.skip_held {
+                self.queue(Event::new(
+                    d,
+                    if self.skip_held {
                         What::Bound { piece_a, piece_b }
                     } else {
                         What::Open { piece_a, piece_b }
                     },
-                });
+                ));
             }
         }
     }
@@ -233,13 +233,13 @@ impl CombineScratch {
             if gap <= lo || tested(i, j) {
                 return;
             }
-            self.queue(Event {
-                key: gap,
-                what: What::Bound {
+            self.queue(Event::new(
+                gap,
+                What::Bound {
                     piece_a: i as u32,
                     piece_b: j as u32,
                 },
-            });
+            ));
         });
     }
 
@@ -277,10 +277,10 @@ impl CombineScratch {
                 -pen.depth
             }
         };
-        self.queue(Event {
-            key: (gap - bodies.gap_margin).max(key),
-            what: What::Open { piece_a: i, piece_b: j },
-        });
+        self.queue(Event::new(
+            (gap - bodies.gap_margin).max(key),
+            What::Open { piece_a: i, piece_b: j },
+        ));
     }
 
     /// Builds the difference of pieces i and j and queues its edges (and arcs).
@@ -451,10 +451,7 @@ impl CombineScratch {
             self.push_element(element, nearest_on_segment(p0, p1).0.length());
         }
         if rest.is_finite() {
-            self.queue(Event {
-                key: rest,
-                what: What::Expand(diff),
-            });
+            self.queue(Event::new(rest, What::Expand(diff)));
         }
     }
 
@@ -472,10 +469,7 @@ impl CombineScratch {
         self.elements.push(element);
         self.held.push(NOTHING_HELD);
         self.live.push(None);
-        self.queue(Event {
-            key: distance,
-            what: What::Activate(e),
-        });
+        self.queue(Event::new(distance, What::Activate(e)));
     }
 
     fn push_candidate(&mut self, point: Vec2, normal: Vec2, kind: Kind, diff: u32) {
@@ -511,10 +505,7 @@ impl CombineScratch {
         }
         let c = candidates.len() as u32;
         candidates.push(candidate);
-        let event = Event {
-            key,
-            what: What::Test(c),
-        };
+        let event = Event::new(key, What::Test(c));
         if key <= reach {
             events.push(event);
         } else {
