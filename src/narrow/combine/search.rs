@@ -7,6 +7,28 @@
 use super::cover::NOTHING_HELD;
 use super::*;
 
+/// A lower bound on the distance between piece i of A (box `box_a`) and piece j of B
+/// (box `box_b`), in A's frame: their gap along the direction from B's box centre to
+/// A's, less a rounding margin (a relative 1e-5 of the coordinates, as for the held
+/// radius, far above the few ulps of the products); 0 when the centres coincide.
+///
+/// For a unit u, every point a − b of their difference has u·(a − b) ≥ min u·a −
+/// max u·b, so the difference is at least that far from the origin.
+fn axis_gap(bodies: &Bodies, box_a: &Aabb, box_b: &Aabb, i: usize, j: usize) -> f32 {
+    let u = (box_a.center() - box_b.center()).normalize_or_zero();
+    if u == Vec2::ZERO {
+        return 0.0;
+    }
+    let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
+    // B's vertices are in B's frame: u·(R·v + t) = (Rᵀu)·v + u·t.
+    let (u_b, along_t) = (bodies.xf_ab.rotation.apply_inv(u), u.dot(bodies.xf_ab.translation));
+    let least_a = va.vertices.iter().fold(f32::INFINITY, |m, v| m.min(u.dot(*v))) - va.radius;
+    let most_b = vb.vertices.iter().fold(f32::NEG_INFINITY, |m, v| m.max(u_b.dot(*v))) + along_t + vb.radius;
+    let magnitude = |b: &Aabb| b.min.abs().max(b.max.abs()).max_element();
+    let margin = 1e-5 * (magnitude(box_a) + magnitude(box_b) + bodies.xf_ab.translation.abs().max_element());
+    (least_a - most_b - margin).max(0.0)
+}
+
 impl CombineScratch {
     /// The best-first search of the module docs; the index of the winning candidate.
     pub(super) fn nearest_boundary_point(
@@ -44,7 +66,7 @@ impl CombineScratch {
             }
             let mut k = 0;
             while k < self.later.len() {
-                if self.later[k].key <= reach {
+                if self.later[k].key() <= reach {
                     let event = self.later.swap_remove(k);
                     self.events.push(event);
                 } else {
@@ -58,13 +80,14 @@ impl CombineScratch {
                 self.open_ring(bodies, &all_a, &all_b, scanned, reach);
             }
             while let Some(event) = self.events.pop() {
-                match event.what {
+                match event.what() {
                     What::Bound { piece_a, piece_b } => {
-                        self.bound(bodies, event.key, piece_a, piece_b);
+                        self.bound(bodies, event.key(), piece_a, piece_b);
                     }
                     What::Open { piece_a, piece_b } => {
                         self.open(bodies, hull, piece_a as usize, piece_b as usize);
                     }
+                    What::Expand(d) => self.queue_edges(bodies, d),
                     What::Activate(e) => self.activate(e, bodies.tol),
                     What::Test(c) => {
                         let held = self.holder(self.candidates[c as usize].point, bodies.tol);
@@ -85,7 +108,7 @@ impl CombineScratch {
 
     /// Queues an event now, or for the round whose reach takes it in.
     fn queue(&mut self, event: Event) {
-        if event.key <= self.reach {
+        if event.key() <= self.reach {
             self.events.push(event);
         } else {
             self.later.push(event);
@@ -102,20 +125,20 @@ impl CombineScratch {
         debug_assert!(bodies.hits.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)));
         debug_assert!(bodies.apart.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)));
         for &(i, j, _) in bodies.hits {
-            self.queue(Event {
-                key: 0.0,
-                what: What::Open {
+            self.queue(Event::new(
+                0.0,
+                What::Open {
                     piece_a: i as u32,
                     piece_b: j as u32,
                 },
-            });
+            ));
         }
         for &(i, j, gap) in bodies.apart {
             let boxed = bodies.pair_gap(i as usize, j as usize);
-            self.queue(Event {
-                key: (gap - bodies.gap_margin).max(boxed).max(0.0),
-                what: What::Open { piece_a: i, piece_b: j },
-            });
+            self.queue(Event::new(
+                (gap - bodies.gap_margin).max(boxed).max(0.0),
+                What::Open { piece_a: i, piece_b: j },
+            ));
         }
     }
 
@@ -131,15 +154,25 @@ impl CombineScratch {
         // Whole rows and columns first: a piece of B too far from all of A (or of A from
         // all of B) has no pair in the ring.
         self.columns.clear();
-        self.columns
-            .extend((0..boxes_b.len() as u32).filter(|&j| box_distance(all_a, &boxes_b[j as usize]) <= hi));
+        // Boxes farther than the ring's outer radius are told by their squared
+        // distance (no square root); the slack keeps the squares' rounding on the safe
+        // side, and the survivors get the same test on the distance as before.
+        let far2 = hi * hi * (1.0 + 1e-4);
+        self.columns.extend(
+            (0..boxes_b.len() as u32)
+                .filter(|&j| box_distance_squared(all_a, &boxes_b[j as usize]) <= far2)
+                .filter(|&j| box_distance(all_a, &boxes_b[j as usize]) <= hi),
+        );
         let (mut next_hit, mut next_apart) = (0, 0);
         for (i, box_a) in boxes_a.iter().enumerate() {
-            if box_distance(box_a, all_b) > hi {
+            if box_distance_squared(box_a, all_b) > far2 || box_distance(box_a, all_b) > hi {
                 continue;
             }
             for k in 0..self.columns.len() {
                 let j = self.columns[k];
+                if box_distance_squared(box_a, &boxes_b[j as usize]) > far2 {
+                    continue;
+                }
                 let d = box_distance(box_a, &boxes_b[j as usize]);
                 if d <= lo || d > hi {
                     continue;
@@ -166,13 +199,17 @@ impl CombineScratch {
                         continue;
                     }
                 }
-                self.queue(Event {
-                    key: d,
-                    what: What::Open {
-                        piece_a: i as u32,
-                        piece_b: j,
+                // A tighter bound first (`bound`), except under a trace, whose
+                // differences open in the order of their boxes.
+                let (piece_a, piece_b) = (i as u32, j);
+                self.queue(Event::new(
+                    d,
+                    if self.skip_held {
+                        What::Bound { piece_a, piece_b }
+                    } else {
+                        What::Open { piece_a, piece_b }
                     },
-                });
+                ));
             }
         }
     }
@@ -196,13 +233,13 @@ impl CombineScratch {
             if gap <= lo || tested(i, j) {
                 return;
             }
-            self.queue(Event {
-                key: gap,
-                what: What::Bound {
+            self.queue(Event::new(
+                gap,
+                What::Bound {
                     piece_a: i as u32,
                     piece_b: j as u32,
                 },
-            });
+            ));
         });
     }
 
@@ -210,19 +247,40 @@ impl CombineScratch {
     /// early exit): also a lower bound on their distance, and on long thin pieces, whose
     /// boxes overlap far more often than the pieces come near, a much tighter one. The
     /// pair is opened at that distance, less the tolerance.
+    ///
+    /// With every piece's box at hand (`PieceBoxes::InA`: polygons of up to a few
+    /// thousand vertices), one axis does instead of SAT's all: the direction between
+    /// the two boxes' centres, along which the pieces' projections are apart by at most
+    /// their distance. Measured with `examples/combine_profile.rs` (the benchmark's
+    /// families at 32-256 vertices, overlapping by 1-2% of the size): more than half
+    /// the differences the box scan opened were never needed; SAT's bound kept their
+    /// hulls from being built but cost twice what it saved, one axis costs a few
+    /// dozen products per pair.
     fn bound(&mut self, bodies: &Bodies, key: f32, i: u32, j: u32) {
-        let pen = penetration_sat(
-            &bodies.query.piece(i as usize, j as usize),
-            f32::INFINITY,
-            &mut Recorder {
-                work: &mut Work::default(),
-                trace: &mut None,
-            },
-        );
-        self.queue(Event {
-            key: (-pen.depth - bodies.gap_margin).max(key),
-            what: What::Open { piece_a: i, piece_b: j },
-        });
+        let gap = match &bodies.boxes {
+            PieceBoxes::InA { boxes_a, boxes_b } => axis_gap(
+                bodies,
+                &boxes_a[i as usize],
+                &boxes_b[j as usize],
+                i as usize,
+                j as usize,
+            ),
+            PieceBoxes::Trees { .. } => {
+                let pen = penetration_sat(
+                    &bodies.query.piece(i as usize, j as usize),
+                    f32::INFINITY,
+                    &mut Recorder {
+                        work: &mut Work::default(),
+                        trace: &mut None,
+                    },
+                );
+                -pen.depth
+            }
+        };
+        self.queue(Event::new(
+            (gap - bodies.gap_margin).max(key),
+            What::Open { piece_a: i, piece_b: j },
+        ));
     }
 
     /// Builds the difference of pieces i and j and queues its edges (and arcs).
@@ -237,13 +295,18 @@ impl CombineScratch {
         }
         let start = self.core.len() as u32;
         self.core.extend(hull.hull.iter().map(|w| w.point));
+        self.sources
+            .extend(hull.hull.iter().map(|w| (w.index_a as u32, w.index_b as u32)));
         let core = (start, n as u32);
         let plane_start = self.planes.len() as u32;
+        let mut least = f32::INFINITY;
         if n >= 3 {
             for k in 0..n {
-                let (p, q) = (self.core[start as usize + k], self.core[start as usize + (k + 1) % n]);
+                let (p, q) = (hull.hull[k].point, hull.hull[if k + 1 < n { k + 1 } else { 0 }].point);
                 let normal = right_perp(q - p).normalize_or_zero();
-                self.planes.push((normal, normal.dot(p)));
+                let offset = normal.dot(p);
+                self.planes.push((normal, offset));
+                least = least.min(offset);
             }
         }
         let planes = (plane_start, self.planes.len() as u32 - plane_start);
@@ -252,10 +315,6 @@ impl CombineScratch {
             // planes' least offset; `strictly_inside` asks for the tolerance more, and
             // the margin covers the rounding of the dot products there (a relative
             // 1e-5, far above f32's few ulps).
-            let least = self.planes[plane_start as usize..]
-                .iter()
-                .map(|&(_, offset)| offset)
-                .fold(f32::INFINITY, f32::min);
             let held = least - 2.0 * bodies.tol - 1e-5 * least.abs();
             self.held_radius = self.held_radius.max(held);
         }
@@ -277,43 +336,14 @@ impl CombineScratch {
             self.grids_on = true;
             self.fill_grids();
         }
-        // Vertices read from the hull scratch, so that the closures borrow nothing of
-        // `self` while elements are queued.
+        // Edges (a two-vertex core has two: there and back); unrounded polygons' only as
+        // far as the reach goes.
+        let deferred = self.defers(diff);
+        self.pending.extend(std::iter::repeat_n(deferred, n));
+        self.queue_edges(bodies, diff);
+        // Arcs, read from the hull scratch.
         let vertex = |k: usize| hull.hull[k % n].point;
         let normal_of = |k: usize| right_perp(vertex(k + 1) - vertex(k)).normalize_or_zero();
-        // An edge of the difference made only of diagonals of the pieces' decompositions
-        // lies inside A − B: a diagonal's inner points are inside its polygon, so their
-        // translates are inside the union (the neighbouring piece's difference holds them).
-        // Only its ends can be on the boundary.
-        let (diagonals_a, diagonals_b) = (bodies.a.piece_diagonals(i), bodies.b.piece_diagonals(j));
-        let (count_a, count_b) = (va.vertices.len(), vb.vertices.len());
-        let diagonal = |k: usize| {
-            let (from, to) = (hull.hull[k % n], hull.hull[(k + 1) % n]);
-            only_diagonals(diagonals_a, count_a, from.index_a, to.index_a)
-                && only_diagonals(diagonals_b, count_b, from.index_b, to.index_b)
-        };
-        // Edges (a two-vertex core has two: there and back).
-        let edge_count = if n >= 2 { n } else { 0 };
-        for k in 0..edge_count {
-            let normal = normal_of(k);
-            if normal == Vec2::ZERO {
-                continue;
-            }
-            let (p0, p1) = (vertex(k) + normal * radius, vertex(k + 1) + normal * radius);
-            if diagonal(k) {
-                self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
-                if radius > 0.0 {
-                    self.push_candidate(p1, Vec2::ZERO, Kind::Vertex, diff);
-                }
-                continue;
-            }
-            let element = Element {
-                diff,
-                feature: Feature::Edge { p0, p1, normal },
-                bounds: Aabb::from_points(&[p0, p1]),
-            };
-            self.push_element(element, nearest_on_segment(p0, p1).0.length());
-        }
         if radius > 0.0 {
             for k in 0..n {
                 let center = vertex(k);
@@ -338,6 +368,95 @@ impl CombineScratch {
         }
     }
 
+    /// Whether difference `diff`'s edges are queued only as the reach comes to them:
+    /// without a trace (which shows every element in the order they were built), for
+    /// unrounded differences with sides (whose planes bound each edge's distance).
+    fn defers(&self, diff: u32) -> bool {
+        let d = &self.diffs[diff as usize];
+        self.skip_held && d.radius == 0.0 && d.planes.1 > 0
+    }
+
+    /// Queues the edges of difference `diff` not queued yet: all of them, or, when it
+    /// defers (`defers`), those that may come within the reach, and an `Expand` event
+    /// for the rest, keyed by the least lower bound on their distances.
+    ///
+    /// Most of a difference's edges lie far beyond the answer: on the benchmark's
+    /// families at 32-256 vertices overlapping by 1-2% of the size
+    /// (`examples/combine_profile.rs`) a query opened 20 differences of 11 edges each,
+    /// and only 18% of the edges ever came within the reach; not building the others'
+    /// elements took a tenth off the combine step's instructions. An edge's
+    /// distance from the origin is at least the distance of its line, |offset| of its
+    /// plane, less a rounding margin: it is queued once the reach passes that, and
+    /// keyed by its own distance as before, so the events still come out nearest
+    /// first and the answer is the same.
+    fn queue_edges(&mut self, bodies: &Bodies, diff: u32) {
+        let d = self.diffs[diff as usize];
+        let deferred = self.defers(diff);
+        let (start, n) = (d.core.0 as usize, d.core.1 as usize);
+        let radius = d.radius;
+        let (i, j) = (d.piece_a, d.piece_b);
+        let vertex = |core: &[Vec2], k: usize| core[start + if k < n { k } else { k - n }];
+        // An edge of the difference made only of diagonals of the pieces' decompositions
+        // lies inside A − B: a diagonal's inner points are inside its polygon, so their
+        // translates are inside the union (the neighbouring piece's difference holds them).
+        // Only its ends can be on the boundary.
+        let (diagonals_a, diagonals_b) = (bodies.a.piece_diagonals(i), bodies.b.piece_diagonals(j));
+        let (count_a, count_b) = (bodies.a.piece(i).vertices.len(), bodies.b.piece(j).vertices.len());
+        let sources = |sources: &[(u32, u32)], k: usize| sources[start + if k < n { k } else { k - n }];
+        // The margin of each edge's bound (below): the relative rounding margin of the
+        // held radius, far above the few ulps by which the edge's own distance may come
+        // out below its plane's offset, taken for the largest coordinate of the core.
+        let margin = 2e-5 * d.bounds.min.abs().max(d.bounds.max.abs()).max_element();
+        let mut rest = f32::INFINITY;
+        // Edges (a two-vertex core has two: there and back).
+        let edge_count = if n >= 2 { n } else { 0 };
+        for k in 0..edge_count {
+            if deferred {
+                if !self.pending[start + k] {
+                    continue;
+                }
+                // The plane is the edge's line (`open`).
+                let (_, offset) = self.planes[d.planes.0 as usize + k];
+                let bound = offset.abs() - margin;
+                if bound > self.reach {
+                    rest = rest.min(bound);
+                    continue;
+                }
+                self.pending[start + k] = false;
+            }
+            let (p, q) = (vertex(&self.core, k), vertex(&self.core, k + 1));
+            let normal = if d.planes.1 > 0 {
+                // The plane `open` stored for this edge: the same normal, computed once.
+                self.planes[d.planes.0 as usize + k].0
+            } else {
+                right_perp(q - p).normalize_or_zero()
+            };
+            if normal == Vec2::ZERO {
+                continue;
+            }
+            let (p0, p1) = (p + normal * radius, q + normal * radius);
+            let (from, to) = (sources(&self.sources, k), sources(&self.sources, k + 1));
+            let diagonal = only_diagonals(diagonals_a, count_a, from.0 as usize, to.0 as usize)
+                && only_diagonals(diagonals_b, count_b, from.1 as usize, to.1 as usize);
+            if diagonal {
+                self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
+                if radius > 0.0 {
+                    self.push_candidate(p1, Vec2::ZERO, Kind::Vertex, diff);
+                }
+                continue;
+            }
+            let element = Element {
+                diff,
+                feature: Feature::Edge { p0, p1, normal },
+                bounds: Aabb::from_points(&[p0, p1]),
+            };
+            self.push_element(element, nearest_on_segment(p0, p1).0.length());
+        }
+        if rest.is_finite() {
+            self.queue(Event::new(rest, What::Expand(diff)));
+        }
+    }
+
     fn push_element(&mut self, element: Element, distance: f32) {
         // An element within the held radius is held in every point (the disc is convex),
         // and so are its own candidates and its crossings with others.
@@ -352,10 +471,7 @@ impl CombineScratch {
         self.elements.push(element);
         self.held.push(NOTHING_HELD);
         self.live.push(None);
-        self.queue(Event {
-            key: distance,
-            what: What::Activate(e),
-        });
+        self.queue(Event::new(distance, What::Activate(e)));
     }
 
     fn push_candidate(&mut self, point: Vec2, normal: Vec2, kind: Kind, diff: u32) {
@@ -391,10 +507,7 @@ impl CombineScratch {
         }
         let c = candidates.len() as u32;
         candidates.push(candidate);
-        let event = Event {
-            key,
-            what: What::Test(c),
-        };
+        let event = Event::new(key, What::Test(c));
         if key <= reach {
             events.push(event);
         } else {

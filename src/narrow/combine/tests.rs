@@ -4,23 +4,11 @@ use super::*;
 #[test]
 fn events_pop_nearest_first_and_open_before_testing() {
     let mut heap = BinaryHeap::new();
-    heap.push(Event {
-        key: 1.0,
-        what: What::Test(0),
-    });
-    heap.push(Event {
-        key: 1.0,
-        what: What::Open { piece_a: 3, piece_b: 4 },
-    });
-    heap.push(Event {
-        key: 0.5,
-        what: What::Test(1),
-    });
-    heap.push(Event {
-        key: 1.0,
-        what: What::Activate(2),
-    });
-    let order: Vec<What> = std::iter::from_fn(|| heap.pop().map(|e| e.what)).collect();
+    heap.push(Event::new(1.0, What::Test(0)));
+    heap.push(Event::new(1.0, What::Open { piece_a: 3, piece_b: 4 }));
+    heap.push(Event::new(0.5, What::Test(1)));
+    heap.push(Event::new(1.0, What::Activate(2)));
+    let order: Vec<What> = std::iter::from_fn(|| heap.pop().map(|e| e.what())).collect();
     assert_eq!(
         order,
         [
@@ -100,4 +88,37 @@ fn ray_interval_of_a_disc_and_a_capsule() {
     let seg = [Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0)];
     let (s0, s1) = ray_interval(&seg, 0.25, Vec2::Y).unwrap();
     assert!((s0 + 0.25).abs() < 1e-6 && (s1 - 0.25).abs() < 1e-6);
+}
+
+#[test]
+fn events_keep_their_key_and_what_and_order_like_the_fields() {
+    let keys = [
+        f32::NEG_INFINITY,
+        -2.5,
+        -0.0,
+        0.0,
+        1e-30,
+        0.5,
+        1.0,
+        3.0e7,
+        f32::INFINITY,
+    ];
+    let whats = [
+        What::Bound { piece_a: 7, piece_b: 1 },
+        What::Open { piece_a: 0, piece_b: 9 },
+        What::Open { piece_a: 2, piece_b: 3 },
+        What::Expand(4),
+        What::Activate(u32::MAX),
+        What::Test(0),
+        What::Test(5),
+    ];
+    let events: Vec<(f32, What)> = keys.iter().flat_map(|&k| whats.iter().map(move |&w| (k, w))).collect();
+    for &(k, w) in &events {
+        let e = Event::new(k, w);
+        assert_eq!((e.key().to_bits(), e.what()), (k.to_bits(), w));
+        for &(k2, w2) in &events {
+            let fields = k2.total_cmp(&k).then_with(|| w2.cmp(&w));
+            assert_eq!(e.cmp(&Event::new(k2, w2)), fields, "{k} {w:?} against {k2} {w2:?}");
+        }
+    }
 }
