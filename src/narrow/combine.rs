@@ -306,6 +306,12 @@ pub(super) struct CombineScratch {
     held: Vec<(f32, f32)>,
     /// Per element, its `live_box` in the current reach (`None`: nothing left there).
     live: Vec<Option<Aabb>>,
+    /// Per angle around the origin, a distance within which the difference beside it
+    /// holds every point (`radial.rs`).
+    radial: Vec<(f32, u32)>,
+    /// Whether `radial` is kept: from `radial::RADIAL_MIN_DIFFERENCES` open differences
+    /// on, without a trace.
+    radial_on: bool,
 }
 
 /// From this many open differences on, the grids list the differences and the active
@@ -345,6 +351,8 @@ impl CombineScratch {
         self.active_at.clear();
         self.held.clear();
         self.live.clear();
+        self.radial.clear();
+        self.radial_on = false;
     }
 
     pub(super) fn release_if_huge(&mut self) {
@@ -606,6 +614,7 @@ fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
 }
 
 mod cover;
+mod radial;
 mod search;
 mod widen;
 
