@@ -294,6 +294,10 @@ pub(super) struct CombineScratch {
     grids_on: bool,
     /// The open differences' boxes, for `holder` (`box_grid.rs`).
     diff_grid: BoxGrid,
+    /// Whether `diff_grid` lists each difference in the cells along it, in finer cells
+    /// (`widen.rs`, `list_difference`): from `radial::RADIAL_MIN_DIFFERENCES` open
+    /// differences on.
+    diff_grid_fine: bool,
     /// The active elements' boxes, for the crossings of a new one.
     element_grid: BoxGrid,
     /// What a grid question found.
@@ -346,6 +350,7 @@ impl CombineScratch {
         self.skip_held = false;
         self.grids_on = false;
         self.diff_grid.reset(0.0);
+        self.diff_grid_fine = false;
         self.element_grid.reset(0.0);
         self.near.clear();
         self.active_at.clear();

@@ -391,7 +391,9 @@ impl CombineScratch {
         } else if self.skip_held && self.diffs.len() >= super::radial::RADIAL_MIN_DIFFERENCES {
             self.fill_radial(bodies.tol);
         }
-        if self.grids_on {
+        if self.grids_on && !self.diff_grid_fine && self.diffs.len() >= super::radial::RADIAL_MIN_DIFFERENCES {
+            self.fill_grids();
+        } else if self.grids_on {
             self.list_difference(diff);
         } else if self.skip_held && self.diffs.len() >= GRID_MIN_DIFFERENCES {
             self.grids_on = true;

@@ -159,7 +159,7 @@ fn needles_and_points() -> (CombineScratch, Vec<Vec2>) {
     let mut s = CombineScratch::default();
     s.clear();
     s.skip_held = true;
-    for _ in 0..200 {
+    for _ in 0..600 {
         let angle = std::f32::consts::TAU * next();
         let (along, across) = (Vec2::from_angle(angle), Vec2::from_angle(angle + 1.5707964));
         let shift = across * 0.004 * (next() - 0.5) + along * 0.3 * (next() - 0.5);
@@ -203,6 +203,8 @@ fn the_differences_grid_lists_every_difference_that_holds_a_point() {
     s.reach = 0.03;
     s.grids_on = true;
     s.fill_grids();
+    // Enough differences for the cells along each one (`list_difference`).
+    assert!(s.diff_grid_fine);
     let mut near = Vec::new();
     let (mut held, mut answered) = (0, 0);
     for &p in points.iter().filter(|p| p.length() <= s.reach) {
