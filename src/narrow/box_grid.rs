@@ -63,6 +63,11 @@ impl BoxGrid {
     /// The range of cells a box covers, or `None` when it covers too many (or there is
     /// no grid, or the box is not finite).
     fn cells(&self, b: &Aabb) -> Option<(i64, i64, i64, i64)> {
+        self.cells_up_to(b, MAX_CELLS)
+    }
+
+    /// [`Self::cells`] with another limit on the count.
+    fn cells_up_to(&self, b: &Aabb, max_cells: i64) -> Option<(i64, i64, i64, i64)> {
         if self.cell <= 0.0 {
             return None;
         }
@@ -74,7 +79,7 @@ impl BoxGrid {
             return None;
         }
         let (x0, y0, x1, y1) = (x0 as i64, y0 as i64, x1 as i64, y1 as i64);
-        ((x1 - x0 + 1) * (y1 - y0 + 1) <= MAX_CELLS).then_some((x0, y0, x1, y1))
+        ((x1 - x0 + 1) * (y1 - y0 + 1) <= max_cells).then_some((x0, y0, x1, y1))
     }
 
     fn bucket(x: i64, y: i64) -> usize {
@@ -102,6 +107,39 @@ impl BoxGrid {
                 }
                 // The same item twice in a bucket (two of its cells hashed alike) is
                 // harmless: `seen` returns it once.
+                list.push(id);
+            }
+        }
+    }
+
+    /// Lists item `id` under the cells of its box (up to `max_cells` of them) that
+    /// `may_touch` does not rule out, given each cell's box (grown by a thousandth of a
+    /// cell, above the rounding of the floor that puts a point in its cell). For long
+    /// thin items, whose boxes are mostly empty: a needle across the grid is listed in
+    /// the cells along it, not in all of its box's. `may_touch` must be true for every
+    /// cell the item overlaps; then the questions still return a superset.
+    pub(super) fn insert_where(&mut self, id: u32, b: &Aabb, max_cells: i64, mut may_touch: impl FnMut(&Aabb) -> bool) {
+        if self.seen.len() <= id as usize {
+            self.seen.resize(id as usize + 1, 0);
+        }
+        self.inserted += 1;
+        let Some((x0, y0, x1, y1)) = self.cells_up_to(b, max_cells) else {
+            self.wide.push(id);
+            return;
+        };
+        let (cell, slack) = (self.cell, 1e-3 * self.cell);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let min = crate::math::Vec2::new(x as f32 * cell, y as f32 * cell);
+                let cell_box = Aabb::new(min, min + crate::math::Vec2::splat(cell)).inflated(slack);
+                if !may_touch(&cell_box) {
+                    continue;
+                }
+                let k = Self::bucket(x, y);
+                let list = &mut self.buckets[k];
+                if list.is_empty() {
+                    self.used.push(k as u32);
+                }
                 list.push(id);
             }
         }

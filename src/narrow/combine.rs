@@ -294,6 +294,10 @@ pub(super) struct CombineScratch {
     grids_on: bool,
     /// The open differences' boxes, for `holder` (`box_grid.rs`).
     diff_grid: BoxGrid,
+    /// Whether `diff_grid` lists each difference in the cells along it, in finer cells
+    /// (`widen.rs`, `list_difference`): from `radial::RADIAL_MIN_DIFFERENCES` open
+    /// differences on.
+    diff_grid_fine: bool,
     /// The active elements' boxes, for the crossings of a new one.
     element_grid: BoxGrid,
     /// What a grid question found.
@@ -306,6 +310,12 @@ pub(super) struct CombineScratch {
     held: Vec<(f32, f32)>,
     /// Per element, its `live_box` in the current reach (`None`: nothing left there).
     live: Vec<Option<Aabb>>,
+    /// Per angle around the origin, a distance within which the difference beside it
+    /// holds every point (`radial.rs`).
+    radial: Vec<(f32, u32)>,
+    /// Whether `radial` is kept: from `radial::RADIAL_MIN_DIFFERENCES` open differences
+    /// on, without a trace.
+    radial_on: bool,
 }
 
 /// From this many open differences on, the grids list the differences and the active
@@ -340,11 +350,14 @@ impl CombineScratch {
         self.skip_held = false;
         self.grids_on = false;
         self.diff_grid.reset(0.0);
+        self.diff_grid_fine = false;
         self.element_grid.reset(0.0);
         self.near.clear();
         self.active_at.clear();
         self.held.clear();
         self.live.clear();
+        self.radial.clear();
+        self.radial_on = false;
     }
 
     pub(super) fn release_if_huge(&mut self) {
@@ -606,6 +619,7 @@ fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
 }
 
 mod cover;
+mod radial;
 mod search;
 mod widen;
 

@@ -61,6 +61,12 @@ impl CombineScratch {
         {
             return Some(self.hint as u32);
         }
+        if self.radial_on {
+            if let Some(k) = self.radial_holder(p) {
+                self.hint = k as usize;
+                return Some(k);
+            }
+        }
         let mut near = std::mem::take(&mut self.near);
         let from_grid = self.grids_on && self.diff_grid.near(&Aabb::new(p, p), &mut near);
         let holds = |d: &Difference| d.may_hold(p) && self.strictly_inside(d, p, tol);
@@ -90,10 +96,18 @@ impl CombineScratch {
         // The largest signed distance to the edges' lines: below zero inside the core
         // (then minus the distance to its boundary), above zero at most the distance.
         let planes = &self.planes[d.planes.0 as usize..(d.planes.0 + d.planes.1) as usize];
-        let s = planes
-            .iter()
-            .map(|&(normal, offset)| normal.dot(p) - offset)
-            .fold(f32::NEG_INFINITY, f32::max);
+        // A side at or beyond `outside` settles it (the largest distance is at least
+        // that one): most points asked about are outside the difference, and a needle's
+        // first sides usually tell.
+        let outside = if d.radius <= 0.0 { -tol } else { margin.max(-tol) };
+        let mut s = f32::NEG_INFINITY;
+        for &(normal, offset) in planes {
+            let side = normal.dot(p) - offset;
+            if side >= outside {
+                return false;
+            }
+            s = s.max(side);
+        }
         if s < -tol {
             return true;
         }

@@ -122,3 +122,100 @@ fn events_keep_their_key_and_what_and_order_like_the_fields() {
         }
     }
 }
+
+/// Opens a convex polygon (counter-clockwise) as a difference the way `open` stores it.
+fn push_difference(s: &mut CombineScratch, core: &[Vec2], radius: f32) {
+    let start = s.core.len() as u32;
+    s.core.extend_from_slice(core);
+    let plane_start = s.planes.len() as u32;
+    let n = core.len();
+    for k in 0..n {
+        let (p, q) = (core[k], core[(k + 1) % n]);
+        let normal = right_perp(q - p).normalize_or_zero();
+        s.planes.push((normal, normal.dot(p)));
+    }
+    let run = (start, n as u32);
+    s.diffs.push(Difference {
+        piece_a: 0,
+        piece_b: 0,
+        core: run,
+        planes: (plane_start, n as u32),
+        radius,
+        bounds: Aabb::from_points(core).inflated(radius),
+        slab: slab_of(core, radius),
+    });
+}
+
+/// Long thin needles through and near the origin at scattered angles, as between two
+/// stars' tips, and a pseudo-random stream of points around the origin.
+fn needles_and_points() -> (CombineScratch, Vec<Vec2>) {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let mut s = CombineScratch::default();
+    s.clear();
+    s.skip_held = true;
+    for _ in 0..600 {
+        let angle = std::f32::consts::TAU * next();
+        let (along, across) = (Vec2::from_angle(angle), Vec2::from_angle(angle + 1.5707964));
+        let shift = across * 0.004 * (next() - 0.5) + along * 0.3 * (next() - 0.5);
+        let (half_length, half_width) = (0.3 + 0.3 * next(), 0.0005 + 0.002 * next());
+        let corners = [
+            -along * half_length - across * half_width,
+            along * half_length - across * half_width,
+            along * half_length + across * half_width,
+            -along * half_length + across * half_width,
+        ];
+        let core: Vec<Vec2> = corners.iter().map(|&c| c + shift).collect();
+        let radius = if next() < 0.2 { 0.001 * next() } else { 0.0 };
+        push_difference(&mut s, &core, radius);
+    }
+    let points = (0..20_000)
+        .map(|_| Vec2::new(next() - 0.5, next() - 0.5) * 0.04)
+        .collect();
+    (s, points)
+}
+
+#[test]
+fn the_radial_table_only_names_differences_that_hold_the_point() {
+    let (mut s, points) = needles_and_points();
+    let tol = 1e-6;
+    s.fill_radial(tol);
+    let mut named = 0;
+    for &p in &points {
+        if let Some(k) = s.radial_holder(p) {
+            named += 1;
+            assert!(s.strictly_inside(&s.diffs[k as usize], p, tol), "{p} named for {k}");
+        }
+    }
+    // The table is of use: it names a holder for a fair share of the points.
+    assert!(named > points.len() / 20, "{named}");
+}
+
+#[test]
+fn the_differences_grid_lists_every_difference_that_holds_a_point() {
+    let (mut s, points) = needles_and_points();
+    let tol = 1e-6;
+    s.reach = 0.03;
+    s.grids_on = true;
+    s.fill_grids();
+    // Enough differences for the cells along each one (`list_difference`).
+    assert!(s.diff_grid_fine);
+    let mut near = Vec::new();
+    let (mut held, mut answered) = (0, 0);
+    for &p in points.iter().filter(|p| p.length() <= s.reach) {
+        let listed = s.diff_grid.near(&Aabb::new(p, p), &mut near);
+        answered += usize::from(listed);
+        for (k, d) in s.diffs.iter().enumerate() {
+            if s.strictly_inside(d, p, tol) {
+                held += 1;
+                assert!(!listed || near.contains(&(k as u32)), "{p} held by {k}, not listed");
+            }
+        }
+    }
+    assert!(held > 0 && answered > 0, "{held} {answered}");
+}
