@@ -619,6 +619,7 @@ fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
 }
 
 mod cover;
+mod open;
 mod radial;
 mod search;
 mod widen;
