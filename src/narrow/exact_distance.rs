@@ -210,3 +210,45 @@ pub fn place_at_distance(
     }
     Some((pose_at(best.0), best.1))
 }
+
+/// Extent of `shape` at `pose` along `d`: max over its polygon's vertices of ⟨v, d⟩
+/// (world frame; 0 for other shapes).
+fn extent_along(shape: &Shape, pose: &Pose, d: Vec2) -> f32 {
+    let Shape::Polygon(p) = shape else { return 0.0 };
+    p.vertices()
+        .iter()
+        .map(|&v| pose.apply_point(v).dot(d))
+        .fold(f32::NEG_INFINITY, f32::max)
+}
+
+/// How far along `d` B's origin (B turned by `angle_b`) must be for the shapes to just
+/// touch: bisection (32 halvings) on the exact overlap test through the edge trees,
+/// from the offset where their extents on `d` separate, plus `slack_m`, down to where
+/// they overlap. `None` when they do not overlap even with B's origin at A's. What
+/// `bench --big-query` and `examples/big_query_workload.rs` place their pairs with.
+pub fn touching_offset(a: &Shape, pose_a: &Pose, b: &Shape, angle_b: f32, d: Vec2, slack_m: f32) -> Option<f32> {
+    let turned = Pose::new(Vec2::ZERO, angle_b);
+    let overlap = |t: f32| {
+        exact::polygons_overlap_with(
+            a,
+            pose_a,
+            b,
+            &Pose::new(d * t, angle_b),
+            crate::narrow::EdgeTreePolicy::Always,
+        )
+    };
+    let mut apart = extent_along(a, pose_a, d) + extent_along(b, &turned, -d) + slack_m;
+    let mut inside = 0.0f32;
+    if !overlap(inside) {
+        return None;
+    }
+    for _ in 0..32 {
+        let mid = 0.5 * (apart + inside);
+        if overlap(mid) {
+            inside = mid;
+        } else {
+            apart = mid;
+        }
+    }
+    Some(inside)
+}

@@ -23,7 +23,7 @@
 //! at the next count is predicted (quadratic growth) to pass `MAX_PREDICTED_NS` is
 //! skipped there and beyond, and the table says so.
 
-use super::big_query::{touching_offset, OVERLAP_M};
+use super::big_query::OVERLAP_M;
 use super::measure::time_per_call;
 use super::workload::SHAPE_SIZE_M;
 use collision_lab::bounds::BoundKind;
@@ -31,6 +31,7 @@ use collision_lab::geometry::families::{Family, SplitMix64};
 use collision_lab::geometry::{Polygon, Shape};
 use collision_lab::math::{Pose, Vec2};
 use collision_lab::narrow::exact::polygons_overlap_with;
+use collision_lab::narrow::exact_distance::touching_offset;
 use collision_lab::narrow::{collide, Algorithm, EdgeTreePolicy, NarrowConfig};
 use std::f32::consts::{PI, TAU};
 use std::time::Instant;
@@ -209,7 +210,7 @@ pub fn run(counts: &[usize], seed: u64, mut tick: impl FnMut(&str)) -> Result<Ve
                 let pa = Pose::new(Vec2::ZERO, rng.range_f32(-PI, PI));
                 let dir = Vec2::from_angle(rng.range_f32(0.0, TAU));
                 let angle_b = rng.range_f32(-PI, PI);
-                if let Some(t) = touching_offset(a_box, &pa, b_box, angle_b, dir) {
+                if let Some(t) = touching_offset(a_box, &pa, b_box, angle_b, dir, OVERLAP_M) {
                     shallow.push((pa, Pose::new(dir * (t - OVERLAP_M), angle_b)));
                 }
             }

@@ -13,8 +13,8 @@ use super::workload::SHAPE_SIZE_M;
 use collision_lab::geometry::families::{Family, SplitMix64};
 use collision_lab::geometry::{Polygon, Shape};
 use collision_lab::math::{Pose, Vec2};
-use collision_lab::narrow::exact::polygons_overlap_with;
-use collision_lab::narrow::{collide, Algorithm, EdgeTreePolicy, NarrowConfig};
+use collision_lab::narrow::exact_distance::touching_offset;
+use collision_lab::narrow::{collide, Algorithm, NarrowConfig};
 use std::f32::consts::{PI, TAU};
 
 /// Vertex counts timed by default.
@@ -58,38 +58,6 @@ pub struct Row {
     pub bv_tests: f64,
 }
 
-/// Extent of `shape` at `pose` along `d`: max over its vertices of ⟨v, d⟩ (world frame).
-fn extent(shape: &Shape, pose: &Pose, d: Vec2) -> f32 {
-    let Shape::Polygon(p) = shape else { return 0.0 };
-    p.vertices()
-        .iter()
-        .map(|&v| pose.apply_point(v).dot(d))
-        .fold(f32::NEG_INFINITY, f32::max)
-}
-
-/// How far along `d` B's origin (B turned by `angle_b`) must be for the shapes to just
-/// touch: bisection on the exact overlap test (`narrow::exact`), from the offset where
-/// their extents on `d` separate down to where they overlap. `None` when they do not
-/// overlap even with B's origin at A's.
-pub fn touching_offset(a: &Shape, pose_a: &Pose, b: &Shape, angle_b: f32, d: Vec2) -> Option<f32> {
-    let turned = Pose::new(Vec2::ZERO, angle_b);
-    let overlap = |t: f32| polygons_overlap_with(a, pose_a, b, &Pose::new(d * t, angle_b), EdgeTreePolicy::Always);
-    let mut apart = extent(a, pose_a, d) + extent(b, &turned, -d) + OVERLAP_M;
-    let mut inside = 0.0f32;
-    if !overlap(inside) {
-        return None;
-    }
-    for _ in 0..32 {
-        let mid = 0.5 * (apart + inside);
-        if overlap(mid) {
-            inside = mid;
-        } else {
-            apart = mid;
-        }
-    }
-    Some(inside)
-}
-
 /// Times every family × count × partner × algorithm; `row_done` with each row as it is
 /// measured (a query at 10,000 vertices can take seconds, so rows are shown as they
 /// come).
@@ -128,7 +96,7 @@ pub fn run(
                     let pose_a = Pose::new(Vec2::ZERO, rng.range_f32(-PI, PI));
                     let d = Vec2::from_angle(rng.range_f32(0.0, TAU));
                     let angle_b = rng.range_f32(-PI, PI);
-                    if let Some(t) = touching_offset(&a, &pose_a, b, angle_b, d) {
+                    if let Some(t) = touching_offset(&a, &pose_a, b, angle_b, d, OVERLAP_M) {
                         poses.push((pose_a, Pose::new(d * (t - OVERLAP_M), angle_b)));
                     }
                 }
