@@ -78,6 +78,13 @@ impl ConstraintPoint {
         (pb - pa).dot(self.normal) + self.base_separation
     }
 
+    /// The separation at the start of the step (m): `current_separation` with the
+    /// deltas zero, up to rounding.
+    #[inline]
+    pub fn start_separation(&self) -> f32 {
+        (self.anchor_b - self.anchor_a).dot(self.normal) + self.base_separation
+    }
+
     /// How far B's stick point has moved from A's (m, world frame): the drift static
     /// friction pulls back (its part along the surface).
     #[inline]

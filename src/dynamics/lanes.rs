@@ -24,6 +24,60 @@ pub(super) fn mask(flags: [bool; LANES]) -> F4 {
     F4::new(flags.map(|f| if f { f32::from_bits(u32::MAX) } else { 0.0 }))
 }
 
+/// The slots of a bundle's four bodies on one side, with the end of the range they are
+/// in (one past the largest): a pass then checks that the body states reach that far
+/// once per bundle side, not once per body. The checks per body, eight compares and
+/// branches a bundle on the way in and as many on the way out, were a twentieth of the
+/// position-based passes' instructions on the 5050-box pyramid.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Slots {
+    slot: [u32; LANES],
+    end: u32,
+}
+
+impl Default for Slots {
+    /// Slot 0 in every lane (its `end` is 1: a check still guards it).
+    fn default() -> Slots {
+        Slots::new([0; LANES])
+    }
+}
+
+impl Slots {
+    /// The slots, one per lane.
+    pub fn new(slot: [u32; LANES]) -> Slots {
+        let end = slot.iter().max().map_or(0, |&s| s + 1);
+        Slots { slot, end }
+    }
+
+    /// The slot of lane `k`.
+    #[cfg(test)]
+    pub fn get(&self, k: usize) -> u32 {
+        self.slot[k]
+    }
+
+    /// `states`, having checked that every slot is within it (panics otherwise, as
+    /// indexing would).
+    #[inline]
+    fn checked<T>(&self, states: T) -> T
+    where
+        T: AsRef<[BodyState]>,
+    {
+        assert!(
+            self.end as usize <= states.as_ref().len(),
+            "a bundle's body slot is out of range"
+        );
+        states
+    }
+
+    /// The four bodies, one per lane.
+    #[inline]
+    fn bodies<'a>(&self, states: &'a [BodyState]) -> [&'a BodyState; LANES] {
+        let states = self.checked(states);
+        // SAFETY: `checked` made sure every slot is within `states`.
+        self.slot.map(|slot| unsafe { states.get_unchecked(slot as usize) })
+    }
+}
+
 /// Four bodies' velocities and step deltas, one lane per body.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct BodyLanes {
@@ -40,8 +94,8 @@ pub(super) struct BodyLanes {
 impl BodyLanes {
     /// The bodies of `slots`, one per lane.
     #[inline]
-    pub fn gather(states: &[BodyState], slots: &[u32; LANES]) -> BodyLanes {
-        let s = slots.map(|slot| &states[slot as usize]);
+    pub fn gather(states: &[BodyState], slots: &Slots) -> BodyLanes {
+        let s = slots.bodies(states);
         let [vx, vy, w, dpx] = F4::transpose(s.map(|s| F4::new([s.v.x, s.v.y, s.w, s.dp.x])));
         let [dpy, cos, sin, dtheta] = F4::transpose(s.map(|s| F4::new([s.dp.y, s.dq.cos, s.dq.sin, s.dtheta])));
         BodyLanes {
@@ -56,21 +110,35 @@ impl BodyLanes {
         }
     }
 
+    /// The velocities of the bodies of `slots` (the first group only), the deltas zero:
+    /// for a pass that reads only velocities.
+    #[inline]
+    pub fn gather_velocity(states: &[BodyState], slots: &Slots) -> BodyLanes {
+        let s = slots.bodies(states);
+        let [vx, vy, w, dpx] = F4::transpose(s.map(|s| F4::new([s.v.x, s.v.y, s.w, s.dp.x])));
+        BodyLanes {
+            vx,
+            vy,
+            w,
+            dpx,
+            dpy: F4::ZERO,
+            cos: F4::ZERO,
+            sin: F4::ZERO,
+            dtheta: F4::ZERO,
+        }
+    }
+
     /// Writes the velocities of the first `lanes` lanes whose body is `movable` (the
     /// others may hold a body that other lanes hold too, or none). Lane by lane: as a
     /// transpose of (vx, vy, ω, dpx) it took more instructions.
     #[inline]
-    pub fn scatter_velocity(
-        &self,
-        states: &mut [BodyState],
-        slots: &[u32; LANES],
-        movable: &[bool; LANES],
-        lanes: usize,
-    ) {
+    pub fn scatter_velocity(&self, states: &mut [BodyState], slots: &Slots, movable: &[bool; LANES], lanes: usize) {
         let (vx, vy, w) = (self.vx.to_array(), self.vy.to_array(), self.w.to_array());
+        let states = slots.checked(states);
         for k in 0..lanes {
             if movable[k] {
-                let s = &mut states[slots[k] as usize];
+                // SAFETY: `checked` made sure every slot is within `states`.
+                let s = unsafe { states.get_unchecked_mut(slots.slot[k] as usize) };
                 (s.v.x, s.v.y, s.w) = (vx[k], vy[k], w[k]);
             }
         }
@@ -79,12 +147,14 @@ impl BodyLanes {
     /// Writes the deltas of the first `lanes` lanes whose body is `movable`: dpx, and
     /// the group (dpy, cos, sin, dθ) whole.
     #[inline]
-    pub fn scatter_pose(&self, states: &mut [BodyState], slots: &[u32; LANES], movable: &[bool; LANES], lanes: usize) {
+    pub fn scatter_pose(&self, states: &mut [BodyState], slots: &Slots, movable: &[bool; LANES], lanes: usize) {
         let dpx = self.dpx.to_array();
         let high = F4::transpose([self.dpy, self.cos, self.sin, self.dtheta]);
+        let states = slots.checked(states);
         for k in 0..lanes {
             if movable[k] {
-                let s = &mut states[slots[k] as usize];
+                // SAFETY: `checked` made sure every slot is within `states`.
+                let s = unsafe { states.get_unchecked_mut(slots.slot[k] as usize) };
                 s.dp.x = dpx[k];
                 [s.dp.y, s.dq.cos, s.dq.sin, s.dtheta] = high[k].to_array();
             }

@@ -33,7 +33,7 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
-use super::lanes::{BodyLanes, F4, LANES};
+use super::lanes::{BodyLanes, Slots, F4, LANES};
 use super::solver::{solve_constraint, warm_start_constraint, StepTuning};
 
 /// One point of four constraints, each field one lane per constraint (the fields of
@@ -66,8 +66,8 @@ struct Bundle {
     /// The constraints' indices in [`Constraints::list`] (for the write-back) …
     constraint: [u32; LANES],
     /// … their bodies' slots (an unused lane repeats lane 0's, never scattered) …
-    a: [u32; LANES],
-    b: [u32; LANES],
+    a: Slots,
+    b: Slots,
     /// … how many lanes are used, and how many points the fullest lane has.
     lanes: u8,
     points: u8,
@@ -276,18 +276,19 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
     let mut friction = [0.0; LANES];
     let mut point: [[&ConstraintPoint; LANES]; 2] = [[&INERT_POINT; LANES]; 2];
     let first: &Constraint = &constraints.list[indices[0] as usize];
+    let (mut slots_a, mut slots_b) = ([0; LANES], [0; LANES]);
     for lane in 0..LANES {
         let Some(&index) = indices.get(lane) else {
             // An unused lane: lane 0's bodies, inert points, never scattered.
-            bundle.a[lane] = first.a;
-            bundle.b[lane] = first.b;
+            slots_a[lane] = first.a;
+            slots_b[lane] = first.b;
             continue;
         };
         let c = &constraints.list[index as usize];
         let (sa, sb) = (&states[c.a as usize], &states[c.b as usize]);
         bundle.constraint[lane] = index;
-        bundle.a[lane] = c.a;
-        bundle.b[lane] = c.b;
+        slots_a[lane] = c.a;
+        slots_b[lane] = c.b;
         bundle.movable_a[lane] = sa.inv_mass > 0.0 || sa.inv_inertia > 0.0;
         bundle.movable_b[lane] = sb.inv_mass > 0.0 || sb.inv_inertia > 0.0;
         inv_mass_a[lane] = sa.inv_mass;
@@ -303,6 +304,7 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
             }
         }
     }
+    (bundle.a, bundle.b) = (Slots::new(slots_a), Slots::new(slots_b));
     bundle.masses = Masses {
         inv_mass_a: F4::new(inv_mass_a),
         inv_inertia_a: F4::new(inv_inertia_a),

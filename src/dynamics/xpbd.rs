@@ -234,7 +234,7 @@ pub(crate) fn solve_step(
         // a 35° slope).
         for pass in 0..iterations {
             let with_friction = pass + 1 == iterations;
-            wide.velocities(states, constraints, &velocity_pass, with_friction);
+            wide.velocities(states, constraints, &velocity_pass, with_friction, pass == 0);
             sync(constraints, wide);
             watch.pass_done(PassKind::VelocityPass, substep, pass, states, constraints);
         }

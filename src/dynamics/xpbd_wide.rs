@@ -9,7 +9,8 @@
 //!
 //! ```text
 //! build (once a step)   per colour: its constraints of at most two points whose bodies
-//!                       either move or are fixed (below), in bundles of four; the rest,
+//!                       either move or are fixed (below), in bundles of four (those
+//!                       touching at the start of the step apart from the others); the rest,
 //!                       and the whole last colour (whose constraints may share bodies),
 //!                       stay one at a time (`xpbd::project_constraint` and its siblings)
 //! each pass             per colour: per bundle, gather the eight bodies into lanes, run
@@ -19,6 +20,13 @@
 //! write back            the points' impulses and flags into the constraints (after every
 //!                       pass when an observer watches, else once at the end)
 //! ```
+//!
+//! **Idle bundles.** Nearly half of the constraints of a resting pile are speculative
+//! pairs (`contacts.rs`'s margin: neighbours close but not touching), which push
+//! nothing. Bundled apart from the touching ones (the order within a colour does not
+//! change the answer), whole bundles of them are skipped by the static friction pass
+//! (no point pushed) and by a substep's later velocity passes (no point acted in its
+//! first), without gathering their bodies.
 //!
 //! **The same answer, bit for bit.** Every lane computes the expressions of the scalar
 //! pass in the same order and association (Rust does not contract a·b + c into a fused
@@ -42,9 +50,9 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
-use super::lanes::{mask, F4, LANES};
+use super::lanes::{mask, Slots, F4, LANES};
 use super::xpbd::{hold_constraint, project_constraint, settle_constraint, SubstepStart, VelocityPass};
-use passes::{hold_bundle, project_bundle, settle_bundle};
+use passes::{hold_bundle, project_bundle, settle_bundle, SettleLanes};
 
 mod passes;
 
@@ -86,8 +94,8 @@ struct Bundle {
     /// The constraints' indices in [`Constraints::list`] (for the write-back) …
     constraint: [u32; LANES],
     /// … their bodies' slots (an unused lane repeats lane 0's, never scattered) …
-    a: [u32; LANES],
-    b: [u32; LANES],
+    a: Slots,
+    b: Slots,
     /// … how many lanes are used, and how many points the fullest lane has.
     lanes: u8,
     points: u8,
@@ -117,12 +125,14 @@ struct ColourRun {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WideXpbd {
     bundles: Vec<Bundle>,
+    /// Per bundle, its points' geometry in the velocity passes of a substep.
+    settled: Vec<[SettleLanes; 2]>,
     /// Indices into [`Constraints::list`] of the constraints solved one at a time.
     singles: Vec<u32>,
     runs: Vec<ColourRun>,
-    /// A colour's bundled constraints by point count while it is built.
-    two_points: Vec<u32>,
-    one_point: Vec<u32>,
+    /// A colour's bundled constraints while it is built, by point count (two, one) and
+    /// whether they touch at the start of the step (touching, apart): see `build`.
+    kinds: [Vec<u32>; 4],
 }
 
 /// Whether the passes may hold the body in a lane it shares with other lanes without
@@ -154,10 +164,10 @@ impl WideXpbd {
     pub fn build(&mut self, constraints: &Constraints, states: &BodyStates) {
         let WideXpbd {
             bundles,
+            settled,
             singles,
             runs,
-            two_points,
-            one_point,
+            kinds,
         } = self;
         bundles.clear();
         singles.clear();
@@ -168,10 +178,13 @@ impl WideXpbd {
         // have stopped growing.
         let most = constraints.list.len();
         bundles.reserve(most / LANES + 2 * COLOURS as usize);
+        settled.clear();
+        settled.reserve(most / LANES + 2 * COLOURS as usize);
         singles.reserve(most);
         runs.reserve(COLOURS as usize);
-        two_points.reserve(most);
-        one_point.reserve(most);
+        for kind in kinds.iter_mut() {
+            kind.reserve(most);
+        }
         let states = &states.states[..];
         let starts = &constraints.colour_starts;
         let coloured = starts.last().is_some_and(|&end| end as usize == constraints.list.len());
@@ -195,18 +208,19 @@ impl WideXpbd {
                 // The last colour may share bodies: one at a time.
                 singles.extend(start..end);
             } else {
-                two_points.clear();
-                one_point.clear();
+                for kind in kinds.iter_mut() {
+                    kind.clear();
+                }
                 for index in start..end {
                     let c = &constraints.list[index as usize];
                     let bodies_fit = fits(&states[c.a as usize]) && fits(&states[c.b as usize]);
+                    let apart = constraints.points_of(c).iter().all(|p| p.start_separation() > 0.0);
                     match c.count {
-                        1 if bodies_fit => one_point.push(index),
-                        2 if bodies_fit => two_points.push(index),
+                        1 | 2 if bodies_fit => kinds[2 * (2 - c.count as usize) + apart as usize].push(index),
                         _ => singles.push(index),
                     }
                 }
-                for run in [&*two_points, &*one_point] {
+                for run in kinds.iter() {
                     for four in run.chunks(LANES) {
                         bundles.push(bundle_of(four, constraints, states));
                     }
@@ -217,22 +231,24 @@ impl WideXpbd {
                 singles: (singles_from, singles.len() as u32),
             });
         }
+        settled.resize(bundles.len(), Default::default());
     }
 
-    /// Every bundle and single constraint, colour by colour: `bundle` for the bundles,
-    /// `single` for the rest.
+    /// Every bundle and single constraint, colour by colour: `bundle` for the bundles
+    /// (with their points' geometry in the velocity passes), `single` for the rest.
     #[inline]
     fn each(
         &mut self,
         states: &mut BodyStates,
         constraints: &mut Constraints,
-        mut bundle: impl FnMut(&mut [BodyState], &mut Bundle),
+        mut bundle: impl FnMut(&mut [BodyState], &mut Bundle, &mut [SettleLanes; 2]),
         mut single: impl FnMut(&mut [BodyState], &Constraint, &mut [ConstraintPoint]),
     ) {
         let states = &mut states.states[..];
         for run in &self.runs {
-            for b in &mut self.bundles[run.bundles.0 as usize..run.bundles.1 as usize] {
-                bundle(states, b);
+            let range = run.bundles.0 as usize..run.bundles.1 as usize;
+            for (b, g) in self.bundles[range.clone()].iter_mut().zip(&mut self.settled[range]) {
+                bundle(states, b, g);
             }
             for &index in &self.singles[run.singles.0 as usize..run.singles.1 as usize] {
                 let c = constraints.list[index as usize];
@@ -255,7 +271,7 @@ impl WideXpbd {
         self.each(
             states,
             constraints,
-            |states, bundle| project_bundle(states, bundle, slop, shed_so_far, start),
+            |states, bundle, _| project_bundle(states, bundle, slop, shed_so_far, start),
             |states, c, points| project_constraint(states, c, points, slop, shed_so_far, start),
         );
     }
@@ -266,24 +282,26 @@ impl WideXpbd {
         self.each(
             states,
             constraints,
-            |states, bundle| hold_bundle(states, bundle, slip_drift),
+            |states, bundle, _| hold_bundle(states, bundle, slip_drift),
             |states, c, points| hold_constraint(states, c, points, slip_drift),
         );
     }
 
     /// `xpbd::solve_velocities`: one velocity pass, with dynamic friction when
-    /// `with_friction`.
+    /// `with_friction`. The `first` of a substep's velocity passes must come after its
+    /// last position pass; the others read what it found of the positions.
     pub fn velocities(
         &mut self,
         states: &mut BodyStates,
         constraints: &mut Constraints,
         settings: &VelocityPass,
         with_friction: bool,
+        first: bool,
     ) {
         self.each(
             states,
             constraints,
-            |states, bundle| settle_bundle(states, bundle, settings, with_friction),
+            |states, bundle, geometry| settle_bundle(states, bundle, geometry, settings, with_friction, first),
             |states, c, points| settle_constraint(states, c, points, settings, with_friction),
         );
     }
@@ -318,17 +336,18 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
     let first: &Constraint = &constraints.list[indices[0] as usize];
     let (mut forces_a, mut forces_b) = ([false; LANES], [false; LANES]);
     let mut flags = [[[false; LANES]; 3]; 2]; // per point: live, deep, slipped
+    let (mut slots_a, mut slots_b) = ([0; LANES], [0; LANES]);
     for lane in 0..LANES {
         let Some(&index) = indices.get(lane) else {
-            bundle.a[lane] = first.a;
-            bundle.b[lane] = first.b;
+            slots_a[lane] = first.a;
+            slots_b[lane] = first.b;
             continue;
         };
         let c = &constraints.list[index as usize];
         let (sa, sb) = (&states[c.a as usize], &states[c.b as usize]);
         bundle.constraint[lane] = index;
-        bundle.a[lane] = c.a;
-        bundle.b[lane] = c.b;
+        slots_a[lane] = c.a;
+        slots_b[lane] = c.b;
         bundle.movable_a[lane] = is_movable(sa);
         bundle.movable_b[lane] = is_movable(sb);
         let set = |lanes: &mut F4, value: f32| lanes.as_mut_array()[lane] = value;
@@ -369,6 +388,7 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
             }
         }
     }
+    (bundle.a, bundle.b) = (Slots::new(slots_a), Slots::new(slots_b));
     bundle.forces_a = mask(forces_a);
     bundle.forces_b = mask(forces_b);
     for (lanes, [live, deep, slipped]) in bundle.point.iter_mut().zip(flags) {

@@ -6,7 +6,7 @@
 use super::super::body_state::BodyState;
 use super::super::lanes::{BodyLanes, F4};
 use super::super::xpbd::{SubstepStart, VelocityPass};
-use super::{Bundle, SMALL_RAD};
+use super::{Bundle, PointLanes, SMALL_RAD};
 
 /// `x.max(0.0)` as Rust compiles it on x86-64 (`maxss` of 0 and x, then NaN to 0):
 /// x where x ≥ 0 (so −0 stays −0), else 0. Elsewhere a −0 may come out +0; none reaches
@@ -67,8 +67,13 @@ impl BodyLanes {
         let length_sq = c * c + s * s;
         let small = delta_angle.abs().simd_lt(F4::splat(SMALL_RAD));
         let newton = F4::splat(0.5) * (F4::splat(3.0) - length_sq);
-        let exact = F4::ONE / length_sq.sqrt();
-        let inv_len = small.select(newton, exact);
+        // The square root and the division only when a lane that turns needs them
+        // (they are long in latency, and almost every correction is small).
+        let inv_len = if (small | !apply).all() {
+            newton
+        } else {
+            small.select(newton, F4::ONE / length_sq.sqrt())
+        };
         self.cos = apply.select(c * inv_len, self.cos);
         self.sin = apply.select(s * inv_len, self.sin);
         self.dtheta = plus_where(self.dtheta, delta_angle, apply);
@@ -217,10 +222,16 @@ fn begin_bundle(a: &BodyLanes, b: &BodyLanes, bundle: &mut Bundle, start: Subste
 /// `xpbd::hold_constraint`, four constraints at once.
 #[inline]
 pub(super) fn hold_bundle(states: &mut [BodyState], bundle: &mut Bundle, slip_drift: f32) {
+    let count = bundle.points as usize;
+    // Nothing pushed this substep (speculative pairs, bundled apart for this): nothing
+    // to hold, and gathering and scattering the bodies would write back what they read.
+    let pushed = |p: &PointLanes| (p.live & !p.normal_impulse.simd_le(F4::ZERO)).any();
+    if !bundle.point[..count].iter().any(pushed) {
+        return;
+    }
     let mut a = BodyLanes::gather(states, &bundle.a);
     let mut b = BodyLanes::gather(states, &bundle.b);
     let m = bundle.masses();
-    let count = bundle.points as usize;
     let friction = bundle.friction;
     let slip_drift = F4::splat(slip_drift);
     for p in &mut bundle.point[..count] {
@@ -258,42 +269,106 @@ pub(super) fn hold_bundle(states: &mut [BodyState], bundle: &mut Bundle, slip_dr
     b.scatter_pose(states, &bundle.b, &bundle.movable_b, lanes);
 }
 
-/// `xpbd::settle_constraint`, four constraints at once.
+/// What a point's velocity passes read of the positions, which those passes do not
+/// change (they move velocities only): computed in a substep's first velocity pass and
+/// read in the others, which then gather only the bodies' velocities.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct SettleLanes {
+    /// The anchors turned with the bodies (m).
+    r_a: (F4, F4),
+    r_b: (F4, F4),
+    /// Masks: the point acts (pushed, or touching), and it was pushed this substep.
+    acts: F4,
+    pushed: F4,
+    /// The normal velocity it is driven to (m/s), and the inverse effective masses
+    /// along the normal and the tangent.
+    target: F4,
+    w_n: F4,
+    w_t: F4,
+}
+
+/// `SettleLanes` of one point, from the bodies' poses now.
+#[inline]
+fn settle_geometry(
+    a: &BodyLanes,
+    b: &BodyLanes,
+    m: &Masses,
+    p: &PointLanes,
+    restitution: F4,
+    threshold: F4,
+) -> SettleLanes {
+    // Pushed this substep: an equality; else touching (only may not approach) or
+    // apart (skipped).
+    let pushed = p.normal_impulse.simd_gt(F4::ZERO);
+    let (r_a, pa) = a.anchor(p.anchor_a_x, p.anchor_a_y);
+    let (r_b, pb) = b.anchor(p.anchor_b_x, p.anchor_b_y);
+    let (nx, ny) = (p.normal_x, p.normal_y);
+    let separation = (pb.0 - pa.0) * nx + (pb.1 - pa.1) * ny + p.base_separation;
+    let acts = p.live & (pushed | !separation.simd_gt(F4::ZERO));
+    if !acts.any() {
+        return SettleLanes {
+            acts,
+            ..SettleLanes::default()
+        };
+    }
+    let bounce = pushed & p.relative_velocity.simd_lt(threshold);
+    SettleLanes {
+        r_a,
+        r_b,
+        acts,
+        pushed,
+        target: bounce.select(-restitution * p.relative_velocity, F4::ZERO),
+        w_n: m.inverse_effective_mass(r_a, r_b, nx, ny),
+        w_t: m.inverse_effective_mass(r_a, r_b, ny, -nx),
+    }
+}
+
+/// `xpbd::settle_constraint`, four constraints at once. The substep's `first` velocity
+/// pass computes the points' `geometry`; the others read it.
 #[inline]
 pub(super) fn settle_bundle(
     states: &mut [BodyState],
     bundle: &mut Bundle,
+    geometry: &mut [SettleLanes; 2],
     settings: &VelocityPass,
     with_friction: bool,
+    first: bool,
 ) {
-    let mut a = BodyLanes::gather(states, &bundle.a);
-    let mut b = BodyLanes::gather(states, &bundle.b);
-    let m = bundle.masses();
     let count = bundle.points as usize;
+    if !first && !geometry[..count].iter().any(|g| g.acts.any()) {
+        return; // no point acts (apart, or within the margin only), as the first pass found
+    }
+    let (mut a, mut b) = if first {
+        (
+            BodyLanes::gather(states, &bundle.a),
+            BodyLanes::gather(states, &bundle.b),
+        )
+    } else {
+        (
+            BodyLanes::gather_velocity(states, &bundle.a),
+            BodyLanes::gather_velocity(states, &bundle.b),
+        )
+    };
+    let m = bundle.masses();
     let (friction, restitution) = (bundle.friction, bundle.restitution);
     let threshold = -F4::splat(settings.restitution_threshold);
     let inv_h = F4::splat(settings.inv_h);
-    for p in &mut bundle.point[..count] {
-        // Pushed this substep: an equality; else touching (only may not approach) or
-        // apart (skipped).
-        let pushed = p.normal_impulse.simd_gt(F4::ZERO);
-        let (r_a, pa) = a.anchor(p.anchor_a_x, p.anchor_a_y);
-        let (r_b, pb) = b.anchor(p.anchor_b_x, p.anchor_b_y);
-        let (nx, ny) = (p.normal_x, p.normal_y);
-        let separation = (pb.0 - pa.0) * nx + (pb.1 - pa.1) * ny + p.base_separation;
-        let acts = p.live & (pushed | !separation.simd_gt(F4::ZERO));
+    for (p, g) in bundle.point[..count].iter_mut().zip(geometry.iter_mut()) {
+        if first {
+            *g = settle_geometry(&a, &b, &m, p, restitution, threshold);
+        }
+        let acts = g.acts;
         if !acts.any() {
             continue;
         }
+        let (r_a, r_b) = (g.r_a, g.r_b);
+        let (nx, ny) = (p.normal_x, p.normal_y);
         let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
         let vn = vx * nx + vy * ny;
-        let bounce = pushed & p.relative_velocity.simd_lt(threshold);
-        let target = bounce.select(-restitution * p.relative_velocity, F4::ZERO);
-        let w_n = m.inverse_effective_mass(r_a, r_b, nx, ny);
         let before = p.velocity_normal_impulse;
-        let wanted = before + (target - vn) / w_n;
-        let total = pushed.select(wanted, max_zero(wanted));
-        let apply = acts & w_n.simd_gt(F4::ZERO) & total.is_finite();
+        let wanted = before + (g.target - vn) / g.w_n;
+        let total = g.pushed.select(wanted, max_zero(wanted));
+        let apply = acts & g.w_n.simd_gt(F4::ZERO) & total.is_finite();
         p.velocity_normal_impulse = apply.select(total, before);
         let impulse = total - before;
         m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * nx, impulse * ny), apply);
@@ -303,7 +378,7 @@ pub(super) fn settle_bundle(
         let (tx, ty) = (ny, -nx);
         let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
         let vt = vx * tx + vy * ty;
-        let w_t = m.inverse_effective_mass(r_a, r_b, tx, ty);
+        let w_t = g.w_t;
         let cone = friction * (p.normal_impulse * inv_h + max_zero(p.velocity_normal_impulse));
         let limit = max_zero(cone - p.tangent_impulse.abs() * inv_h);
         let impulse = clamp(-vt / w_t, -limit, limit);
