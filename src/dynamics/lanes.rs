@@ -26,13 +26,12 @@ pub(super) fn mask(flags: [bool; LANES]) -> F4 {
 
 /// The slots of a bundle's four bodies on one side, with the end of the range they are
 /// in (one past the largest): a pass then checks that the body states reach that far
-/// once per bundle side, not once per body. The checks per body, eight compares and
-/// branches a bundle on the way in and as many on the way out, were a twentieth of the
-/// position-based passes' instructions on the 5050-box pyramid.
+/// once per bundle side, not once per body (eight compares and branches a bundle on the
+/// way in, and as many on the way out, in every pass).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Slots {
     slot: [u32; LANES],
-    end: u32,
+    end: usize,
 }
 
 impl Default for Slots {
@@ -45,7 +44,8 @@ impl Default for Slots {
 impl Slots {
     /// The slots, one per lane.
     pub fn new(slot: [u32; LANES]) -> Slots {
-        let end = slot.iter().max().map_or(0, |&s| s + 1);
+        // As usize: the largest slot plus one cannot wrap.
+        let end = slot.iter().max().map_or(0, |&s| s as usize + 1);
         Slots { slot, end }
     }
 
@@ -63,7 +63,7 @@ impl Slots {
         T: AsRef<[BodyState]>,
     {
         assert!(
-            self.end as usize <= states.as_ref().len(),
+            self.end <= states.as_ref().len(),
             "a bundle's body slot is out of range"
         );
         states
@@ -159,5 +159,36 @@ impl BodyLanes {
                 [s.dp.y, s.dq.cos, s.dq.sin, s.dtheta] = high[k].to_array();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "out of range")]
+    fn a_slot_beyond_the_states_panics_instead_of_reading_past_them() {
+        let states = vec![BodyState::default(); 3];
+        BodyLanes::gather(&states, &Slots::new([0, 1, 3, 2]));
+    }
+
+    #[test]
+    #[should_panic(expected = "out of range")]
+    fn the_largest_slot_does_not_wrap_the_range_check() {
+        let states = vec![BodyState::default(); 3];
+        BodyLanes::gather_velocity(&states, &Slots::new([0, u32::MAX, 1, 2]));
+    }
+
+    #[test]
+    fn gathered_lanes_are_the_slots_bodies() {
+        let states: Vec<BodyState> = (0..5)
+            .map(|i| BodyState {
+                w: i as f32,
+                ..BodyState::default()
+            })
+            .collect();
+        let lanes = BodyLanes::gather(&states, &Slots::new([4, 0, 2, 2]));
+        assert_eq!(lanes.w.to_array(), [4.0, 0.0, 2.0, 2.0]);
     }
 }
