@@ -8,7 +8,7 @@
 
 use super::combine::CombineScratch;
 use super::contact::{Contact, ContactPoint, Work};
-use super::gjk_epa::penetration_gjk_epa;
+use super::gjk_epa::{penetration_gjk_epa, DepthNeed};
 use super::minkowski::HullScratch;
 use super::polygon_polygon;
 use super::query::{penetration_with_circle, PieceQuery, Recorder, ShapeQuery};
@@ -67,9 +67,9 @@ fn piece_aabb(view: &ConvexView, pose: &Pose) -> Aabb {
 /// segment) pieces take SAT's O(n + m) one-sided form (`sat::penetration_sat_climbing`,
 /// the same answer up to rounding); a trace records the general test's every axis with
 /// both intervals, as the lessons show them.
-fn test_pair(test: PairTest, q: &PieceQuery, rec: &mut Recorder) -> PairPenetration {
+fn test_pair(test: PairTest, q: &PieceQuery, need: DepthNeed, rec: &mut Recorder) -> PairPenetration {
     match test {
-        PairTest::GjkEpa => penetration_gjk_epa(q, rec),
+        PairTest::GjkEpa => penetration_gjk_epa(q, rec, need),
         PairTest::Sat => match penetration_with_circle(q, rec.trace) {
             Some(pen) => pen,
             None if !rec.tracing() && q.a.radius == 0.0 && q.b.radius == 0.0 => {
@@ -111,7 +111,7 @@ pub(crate) fn collide_compound(
             // (`polygon_polygon.rs`).
             return polygon_polygon::collide_polygon_polygon(&pair, test, work);
         }
-        let pen = test_pair(test, &pair, &mut Recorder { work: &mut work, trace });
+        let pen = test_pair(test, &pair, DepthNeed::Exact, &mut Recorder { work: &mut work, trace });
         return if config.is_penetrating(pen.depth, scale) {
             contact_from_pair(&pair, pen, work, trace)
         } else {
@@ -202,6 +202,13 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
     let from_trees = piece_tree_candidates(q, rec.tracing(), rec.work, boxes, &mut scratch.found);
     debug_assert!(from_trees || !rings_from_trees);
     let tree_pairs = scratch.found.len();
+    // With several pieces the combine step computes the depth; a convex pair (here only
+    // with a trace) answers with its own.
+    let depth_need = if na == 1 && nb == 1 {
+        DepthNeed::Exact
+    } else {
+        DepthNeed::LowerBound
+    };
     let pair_count = if from_trees { tree_pairs } else { na * nb };
     for k in 0..pair_count {
         let (i, j) = if from_trees { scratch.found[k] } else { (k / nb, k % nb) };
@@ -221,7 +228,7 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
         rec.work.piece_pairs_tested += 1;
         rec.work.primitive_tests += 1;
         rec.record(|| TraceStep::PiecePair { piece_a: i, piece_b: j });
-        let pen = test_pair(test, &q.piece(i, j), &mut rec);
+        let pen = test_pair(test, &q.piece(i, j), depth_need, &mut rec);
         if config.is_penetrating(pen.depth, q.scale) {
             scratch.hits.push((i, j, pen));
         } else {

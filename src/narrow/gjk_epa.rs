@@ -21,9 +21,10 @@ use super::contact::Work;
 use super::epa::epa_scaled;
 use super::gjk::{gjk_scaled, GjkInput};
 use super::query::{PieceQuery, Recorder};
+use super::simplex::Simplex;
 use super::trace::{SupportPoint, Trace, TraceStep};
 use super::{NarrowConfig, PairPenetration};
-use crate::math::{Pose, Vec2};
+use crate::math::{right_perp, Pose, Vec2};
 
 /// GJK and EPA on the pieces of `q` in A's frame: the normal (from A towards B) is in
 /// A's frame too. The trace, if any, is left in A's frame. For a caller that only asks
@@ -34,7 +35,22 @@ use crate::math::{Pose, Vec2};
 // call itself showed in callgrind (+0.04% of a pyramid_20 GjkEpa run).
 #[inline]
 pub(crate) fn penetration_in_a(q: &PieceQuery, rec: &mut Recorder) -> PairPenetration {
-    penetration_in_a_with(q, rec, 0.0)
+    penetration_in_a_with(q, rec, 0.0, DepthNeed::Exact)
+}
+
+/// What a caller needs of the depth of two pieces whose cores overlap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DepthNeed {
+    /// The depth and normal, by EPA.
+    Exact,
+    /// Only that the pieces penetrate, with a lower bound on the depth: the piece loop of
+    /// a decomposed pair, whose combine step computes the bodies' depth from the pieces'
+    /// Minkowski differences and reads a pair's own depth only as a lower bound on it
+    /// (`combine.rs`: the first ring of boxes it scans reaches twice the deepest pair's
+    /// depth). GJK's final triangle lies inside A − B and holds the origin, so the
+    /// origin's distance to the triangle's nearest side is such a bound, at no cost;
+    /// EPA runs only when that bound is too small to call the pair penetrating.
+    LowerBound,
 }
 
 /// How close GJK's lower bound on the distance of two apart pieces must come to its upper
@@ -54,7 +70,7 @@ const PIECE_GAP_RATIO: f32 = 0.5;
 /// upper bound (0: as soon as the cores are proven apart by more than the touching
 /// tolerance; above 1: never early).
 #[inline]
-fn penetration_in_a_with(q: &PieceQuery, rec: &mut Recorder, gap_ratio: f32) -> PairPenetration {
+fn penetration_in_a_with(q: &PieceQuery, rec: &mut Recorder, gap_ratio: f32, need: DepthNeed) -> PairPenetration {
     let input = GjkInput {
         a: q.a,
         pose_a: Pose::IDENTITY,
@@ -81,14 +97,19 @@ fn penetration_in_a_with(q: &PieceQuery, rec: &mut Recorder, gap_ratio: f32) -> 
     let apart_enough = |lower: f32, upper: f32| {
         !tracing && lower > 0.0 && lower >= gap_ratio * upper && !q.config.is_penetrating(radii - lower, scale)
     };
-    penetration_local_until(&input, config, apart_enough, rec.work, rec.trace)
+    // The bound is taken only without a trace: the lessons show EPA's steps.
+    let lower_bound_enough =
+        |depth: f32| need == DepthNeed::LowerBound && !tracing && q.config.is_penetrating(depth, scale);
+    penetration_local_until(&input, config, apart_enough, lower_bound_enough, rec.work, rec.trace)
 }
 
 /// GJK, then EPA when the cores overlap, on the pieces of `q`: computed in A's frame
 /// ([`penetration_in_a`]), answered (normal and trace) in the world frame.
-pub(crate) fn penetration_gjk_epa(q: &PieceQuery, rec: &mut Recorder) -> PairPenetration {
+/// With [`DepthNeed::LowerBound`], an overlapping pair's depth may be only a lower bound
+/// (and its normal the outward normal of the side of GJK's triangle that gives it).
+pub(crate) fn penetration_gjk_epa(q: &PieceQuery, rec: &mut Recorder, need: DepthNeed) -> PairPenetration {
     let first_step = rec.trace.as_ref().map_or(0, |t| t.steps.len());
-    let pen = penetration_in_a_with(q, rec, PIECE_GAP_RATIO);
+    let pen = penetration_in_a_with(q, rec, PIECE_GAP_RATIO, need);
     if let Some(trace) = rec.trace.as_deref_mut() {
         steps_to_world(trace, first_step, &q.pose_a);
     }
@@ -172,16 +193,19 @@ pub(crate) fn penetration_local(
     work: &mut Work,
     trace: &mut Option<&mut Trace>,
 ) -> PairPenetration {
-    penetration_local_until(input, config, |_, _| false, work, trace)
+    penetration_local_until(input, config, |_, _| false, |_| false, work, trace)
 }
 
 /// [`penetration_local`], where GJK may stop on apart cores when `apart_enough(lower,
-/// upper)` says so (see `gjk_scaled`); the depth is then radii − lower.
+/// upper)` says so (see `gjk_scaled`); the depth is then radii − lower. On overlapping
+/// cores EPA is skipped when `lower_bound_enough(bound)` accepts the lower bound on the
+/// depth that GJK's final triangle gives ([`DepthNeed::LowerBound`]).
 #[inline]
 fn penetration_local_until(
     input: &GjkInput,
     config: &NarrowConfig,
     apart_enough: impl Fn(f32, f32) -> bool,
+    lower_bound_enough: impl Fn(f32) -> bool,
     work: &mut Work,
     trace: &mut Option<&mut Trace>,
 ) -> PairPenetration {
@@ -194,12 +218,53 @@ fn penetration_local_until(
             depth: radii - out.distance,
         };
     }
+    if let Some(bound) = triangle_depth_bound(&out.simplex) {
+        // EPA's depth is at least the bound (its polytope grows from the triangle), so
+        // above EPA's touching tolerance EPA would not have called the cores touching
+        // either: the pair's verdict is the same. Twice the tolerance keeps it the same
+        // through the rounding of the two.
+        if bound.depth > 2.0 * config.touch_tolerance * scale && lower_bound_enough(bound.depth + radii) {
+            return PairPenetration {
+                normal: bound.normal,
+                depth: bound.depth + radii,
+            };
+        }
+    }
     // Cores touching or overlapping (or a distance too small to give a direction): EPA.
     let pen = epa_scaled(input, &out.simplex, config, scale, work, trace);
     PairPenetration {
         normal: pen.normal,
         depth: pen.depth + radii,
     }
+}
+
+/// A lower bound on the depth of A − B from GJK's final simplex when it is a triangle
+/// holding the origin: the triangle lies inside A − B (its corners are points of A − B,
+/// which is convex), so every way out of A − B from the origin crosses a side of the
+/// triangle first, and the depth is at least the distance to the nearest side's line.
+/// The normal is that side's outward one. `None` for a point or a segment (touching) or
+/// a side of zero length.
+fn triangle_depth_bound(simplex: &Simplex) -> Option<PairPenetration> {
+    let [Some(p0), Some(p1), Some(p2)] = simplex.points else {
+        return None;
+    };
+    let (p0, p1, p2) = (p0.point, p1.point, p2.point);
+    let mut best: Option<PairPenetration> = None;
+    for (p, q) in [(p0, p1), (p1, p2), (p2, p0)] {
+        let normal = right_perp(q - p).try_normalize()?;
+        // The origin is inside: the side's line passes it at |n · p|, on the side −n
+        // points to when n · p > 0.
+        let along = normal.dot(p);
+        let (normal, depth) = if along < 0.0 {
+            (-normal, -along)
+        } else {
+            (normal, along)
+        };
+        if best.is_none_or(|b| depth < b.depth) {
+            best = Some(PairPenetration { normal, depth });
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -312,6 +377,7 @@ mod tests {
                             trace: &mut None,
                         },
                         ratio,
+                        DepthNeed::Exact,
                     );
                     (pen, work.gjk_iterations)
                 };
@@ -338,6 +404,57 @@ mod tests {
         assert!(
             apart > 20 && stopped_early > 10,
             "apart {apart}, stopped early {stopped_early}"
+        );
+    }
+
+    /// The lower bound of [`DepthNeed::LowerBound`] against EPA's depth on overlapping
+    /// polygon pairs: the same verdict on every pair, a depth never above EPA's, and EPA
+    /// skipped on most deep pairs.
+    #[test]
+    fn depth_lower_bound_keeps_the_verdict_and_stays_below_epa() {
+        let config = NarrowConfig::default();
+        let (mut skipped, mut penetrating) = (0, 0);
+        for (k, &(n, m)) in [(3, 4), (5, 8), (8, 8), (4, 16), (12, 3)].iter().enumerate() {
+            let (a, b) = (ngon(n, 0.5, 0.1 * k as f32), ngon(m, 0.4, 0.3));
+            for step in 0..24 {
+                let angle = 0.7 * step as f32 + 0.05 * k as f32;
+                let reach = 0.02 + 0.04 * step as f32;
+                let pose_a = Pose::new(Vec2::new(-5.0, 2.0), 0.4 * k as f32);
+                let pose_b = Pose::new(pose_a.translation + Vec2::from_angle(angle) * reach, -angle);
+                let q = PieceQuery::new(a.view(), &pose_a, b.view(), &pose_b, 4.0, &config);
+                let run = |need: DepthNeed| {
+                    let mut work = Work::default();
+                    let rec = &mut Recorder {
+                        work: &mut work,
+                        trace: &mut None,
+                    };
+                    (penetration_gjk_epa(&q, rec, need), work.epa_iterations)
+                };
+                let ((exact, _), (bound, epa_iterations)) = (run(DepthNeed::Exact), run(DepthNeed::LowerBound));
+                let verdict = config.is_penetrating(exact.depth, q.scale);
+                assert_eq!(
+                    config.is_penetrating(bound.depth, q.scale),
+                    verdict,
+                    "{exact:?} {bound:?}"
+                );
+                assert!(
+                    bound.depth <= exact.depth + 1e-5 * exact.depth.abs() + 1e-6,
+                    "{exact:?} {bound:?}"
+                );
+                assert!((bound.normal.length() - 1.0).abs() < 1e-5, "{bound:?}");
+                if verdict {
+                    penetrating += 1;
+                    if epa_iterations == 0 {
+                        skipped += 1;
+                    }
+                } else {
+                    assert_eq!(bound, exact);
+                }
+            }
+        }
+        assert!(
+            penetrating > 30 && skipped * 2 > penetrating,
+            "{skipped} of {penetrating}"
         );
     }
 

@@ -103,10 +103,30 @@ impl EdgeTree {
 }
 
 /// `b` (frame B) turned into frame A by `xf_ab`, boxed again and grown by `margin`.
+///
+/// The box of the four turned corners (`Aabb::posed`) to the bit, in half its
+/// arithmetic: a turned corner's x is fl(fl(c·x) − fl(s·y)) + tx, and rounding to
+/// nearest is monotone in each operand, so its least value over the corners is
+/// fl(fl(min c·x − max s·y) + tx), the products taken at the box's two x and two y
+/// (and the same for the greatest, and for y' = s·x + c·y). Eight products and four sums
+/// instead of sixteen and eight, and comparisons instead of `f32::min`'s NaN rule. The
+/// descent turns one of these for every node pair and item pair it tests: on the
+/// decomposed queries of `examples/gjk_workload.rs` the corners' turns and boxing were
+/// about a tenth of all instructions. (Only the sign of a zero corner can differ.)
 #[inline(always)]
 fn box_in_a(b: &Aabb, xf_ab: &Pose, margin: f32) -> Aabb {
-    let corners = [b.min, Vec2::new(b.max.x, b.min.y), b.max, Vec2::new(b.min.x, b.max.y)];
-    Aabb::from_points(&corners.map(|c| xf_ab.apply_point(c))).inflated(margin)
+    let (c, s) = (xf_ab.rotation.cos, xf_ab.rotation.sin);
+    let ordered = |p: f32, q: f32| if q < p { (q, p) } else { (p, q) };
+    let (cx_lo, cx_hi) = ordered(c * b.min.x, c * b.max.x);
+    let (sy_lo, sy_hi) = ordered(s * b.min.y, s * b.max.y);
+    let (sx_lo, sx_hi) = ordered(s * b.min.x, s * b.max.x);
+    let (cy_lo, cy_hi) = ordered(c * b.min.y, c * b.max.y);
+    let t = xf_ab.translation;
+    Aabb {
+        min: Vec2::new((cx_lo - sy_hi) + t.x, (sx_lo + cy_lo) + t.y),
+        max: Vec2::new((cx_hi - sy_lo) + t.x, (sx_hi + cy_hi) + t.y),
+    }
+    .inflated(margin)
 }
 
 #[cfg(test)]
@@ -124,6 +144,28 @@ mod tests {
         }
         fn item_pair(&mut self, a: usize, b: usize, overlap: bool) {
             self.0.push((false, a, b, overlap));
+        }
+    }
+
+    /// `box_in_a` gives the box of the four turned corners to the bit.
+    #[test]
+    fn box_in_a_is_the_box_of_the_turned_corners() {
+        let mut rng = crate::geometry::families::SplitMix64::new(3);
+        let mut next = || rng.range_f32(-1.0, 1.0);
+        for k in 0..2000 {
+            let size = if k % 3 == 0 { 1e4 } else { 1.0 };
+            let (x, y) = (next() * size, next() * size);
+            let b = Aabb::new(Vec2::new(x, y), Vec2::new(x + next().abs(), y + next().abs() * size));
+            let angle = if k % 7 == 0 {
+                (k / 7 % 4) as f32 * std::f32::consts::FRAC_PI_2
+            } else {
+                next() * 4.0
+            };
+            let pose = Pose::new(Vec2::new(next() * 3.0, next() * size), angle);
+            let got = box_in_a(&b, &pose, 0.25);
+            let want = b.posed(&pose).inflated(0.25);
+            let bits = |a: &Aabb| [a.min.x, a.min.y, a.max.x, a.max.y].map(|v| if v == 0.0 { 0 } else { v.to_bits() });
+            assert_eq!(bits(&got), bits(&want), "{b:?} {pose:?}");
         }
     }
 
