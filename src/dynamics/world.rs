@@ -39,7 +39,9 @@ use super::clock::DEFAULT_RATE_HZ;
 use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraints, Reach};
 use super::contacts::{ContactSet, DetectInput};
 use super::continuous::ContinuousScratch;
-use super::crowd::{cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, CrowdScratch, CrowdTuning};
+use super::crowd::{
+    cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, CrowdScratch, CrowdTuning, MAX_CROWDED_PAIRS,
+};
 use super::desc::{BodyDesc, BodyKind};
 use super::integrate::{integrate_positions, integrate_velocities};
 use super::manifold::ContactManifold;
@@ -94,6 +96,8 @@ struct Scratch {
     /// the margin): the narrow phase's box tests read them instead of posing every
     /// vertex again for every pair the body is in.
     boxes: Vec<Aabb>,
+    /// Per slot, how many candidate pairs the body is in (`world/pairs.rs`).
+    pair_counts: Vec<u32>,
     /// The solvers' dense body states and constraints (`body_state.rs`, `constraint.rs`).
     states: BodyStates,
     constraints: Constraints,

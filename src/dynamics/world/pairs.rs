@@ -53,6 +53,7 @@ impl World {
             margins,
             boxes,
             crowd,
+            pair_counts,
             ..
         } = &mut self.scratch;
         proxies.clear();
@@ -88,7 +89,47 @@ impl World {
         }
         let tests = broad.update(proxies, pairs).bv_tests;
         // Bodies created inside each other would make pairs as the square of the crowd.
-        thin_crowded_pairs(pairs, proxies, &mut crowd.pairs);
+        // Only a body in more pairs with movable bodies than it may keep crowded ones
+        // can lose one, so when none is, the thinning is skipped: it would keep every
+        // pair, after reading both proxies of each (a pile's like-sized boxes all count
+        // as crowded: 2.5% of a step of the 5050-box pyramid). The pairs are the same
+        // either way.
+        if any_in_more_movable_pairs_than(pairs, proxies, MAX_CROWDED_PAIRS, self.bodies.slot_count(), pair_counts) {
+            thin_crowded_pairs(pairs, proxies, &mut crowd.pairs);
+        }
         tests
     }
+}
+
+/// Whether a movable body is in more than `most` of `pairs` (slot pairs, slots below
+/// `slots`) whose other body is movable too: the pairs that can be crowded
+/// (`crowd.rs`; a proxy marked static — static, kinematic or asleep — never is).
+/// `counts` is scratch, one counter per slot.
+fn any_in_more_movable_pairs_than(
+    pairs: &[(u32, u32)],
+    proxies: &[Proxy],
+    most: u32,
+    slots: usize,
+    counts: &mut Vec<u32>,
+) -> bool {
+    /// The count of a slot whose pairs never count (no proxy, or a static one).
+    const NEVER: u32 = u32::MAX;
+    counts.clear();
+    counts.resize(slots, NEVER);
+    for p in proxies.iter().filter(|p| !p.is_static) {
+        if let Some(count) = counts.get_mut(p.id as usize) {
+            *count = 0;
+        }
+    }
+    for &(a, b) in pairs {
+        let (ca, cb) = (counts[a as usize], counts[b as usize]);
+        if ca == NEVER || cb == NEVER {
+            continue;
+        }
+        if ca >= most || cb >= most {
+            return true;
+        }
+        (counts[a as usize], counts[b as usize]) = (ca + 1, cb + 1);
+    }
+    false
 }
