@@ -219,6 +219,19 @@ pub(super) struct CombineScratch {
     /// Whether `radial` is kept: from `radial::RADIAL_MIN_DIFFERENCES` open differences
     /// on, without a trace.
     radial_on: bool,
+    /// Per angle around the origin, the distance within which the open differences
+    /// together hold every point (`coverage.rs`); empty while not kept (as `radial`).
+    cover: Vec<f32>,
+    /// Per angle, the intervals of distances that do not chain to the origin yet, least
+    /// start first (as bits: the distances are not negative).
+    cover_pending: Vec<BinaryHeap<std::cmp::Reverse<(u32, u32)>>>,
+    /// Whether an angle at or below the held radius grew since the held radius last
+    /// followed the table (`coverage.rs`).
+    raised_least: bool,
+    /// A difference's core clipped to the reach's square (`coverage.rs`).
+    clip_buffer: Vec<Vec2>,
+    /// Candidates found held so far (`coverage::COVER_MIN_HELD_TESTS`).
+    held_tests: usize,
 }
 
 /// From this many open differences on, the grids list the differences and the active
@@ -261,6 +274,9 @@ impl CombineScratch {
         self.live.clear();
         self.radial.clear();
         self.radial_on = false;
+        self.cover.clear();
+        self.raised_least = false;
+        self.held_tests = 0;
     }
 
     pub(super) fn release_if_huge(&mut self) {
@@ -522,6 +538,7 @@ fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
 }
 
 mod cover;
+mod coverage;
 mod open;
 mod radial;
 mod search;
