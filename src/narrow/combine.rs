@@ -77,8 +77,10 @@ use super::trace::{record, CombineCandidate, CombineStep, Trace, TraceStep};
 use crate::bounds::Aabb;
 use crate::geometry::{EdgeTree, Shape};
 use crate::math::{cross, right_perp, Pose, Vec2};
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+
+mod event;
+use event::{Event, What};
 
 mod primitives;
 use primitives::{clip_line, crossings, ray_interval, reduce_to_two, slab_of};
@@ -156,105 +158,6 @@ enum Kind {
     Crossing { other: u32 },
 }
 
-/// What an event does (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum What {
-    /// Measure a lower bound on the pair's distance (SAT's largest gap) before opening
-    /// it: the piece trees' boxes are loose around long thin pieces.
-    Bound {
-        piece_a: u32,
-        piece_b: u32,
-    },
-    Open {
-        piece_a: u32,
-        piece_b: u32,
-    },
-    /// Queue the edges of an open difference that were left out for lying beyond the
-    /// reach (`search.rs`, `queue_edges`), keyed by the least lower bound on their
-    /// distances.
-    Expand(u32),
-    Activate(u32),
-    Test(u32),
-}
-
-/// An event of the best-first search: smallest key first, then opening before activating
-/// before testing (so that at a given distance everything that could hold a candidate is
-/// built before the candidate is tested), then by index, so the order is deterministic.
-///
-/// Stored as one 128-bit rank, (key, kind, first index, second index) from the most
-/// significant bits down, the key's bits mapped so that unsigned order is
-/// `f32::total_cmp`'s: the heap compares two integers instead of a float and an enum
-/// (the heap was an eighth of the combine step's instructions). The order is the
-/// same as comparing (key, what) field by field.
-#[derive(Clone, Copy, Debug)]
-struct Event {
-    rank: u128,
-}
-
-impl Event {
-    fn new(key: f32, what: What) -> Event {
-        let bits = key.to_bits();
-        let ordered = if bits >> 31 == 1 { !bits } else { bits | 0x8000_0000 };
-        let (kind, first, second) = match what {
-            What::Bound { piece_a, piece_b } => (0u128, piece_a, piece_b),
-            What::Open { piece_a, piece_b } => (1, piece_a, piece_b),
-            What::Expand(d) => (2, d, 0),
-            What::Activate(e) => (3, e, 0),
-            What::Test(c) => (4, c, 0),
-        };
-        Event {
-            rank: (ordered as u128) << 96 | kind << 64 | (first as u128) << 32 | second as u128,
-        }
-    }
-
-    fn key(&self) -> f32 {
-        let ordered = (self.rank >> 96) as u32;
-        f32::from_bits(if ordered >> 31 == 1 {
-            ordered & 0x7FFF_FFFF
-        } else {
-            !ordered
-        })
-    }
-
-    fn what(&self) -> What {
-        let (first, second) = ((self.rank >> 32) as u32, self.rank as u32);
-        match (self.rank >> 64) as u32 {
-            0 => What::Bound {
-                piece_a: first,
-                piece_b: second,
-            },
-            1 => What::Open {
-                piece_a: first,
-                piece_b: second,
-            },
-            2 => What::Expand(first),
-            3 => What::Activate(first),
-            _ => What::Test(first),
-        }
-    }
-}
-
-impl Ord for Event {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // BinaryHeap pops the greatest: reverse for the least key first.
-        other.rank.cmp(&self.rank)
-    }
-}
-
-impl PartialOrd for Event {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Event {
-    fn eq(&self, other: &Self) -> bool {
-        self.rank == other.rank
-    }
-}
-
-impl Eq for Event {}
-
 /// The combine step's buffers, kept between calls with the rest of [`CompoundScratch`].
 #[derive(Default)]
 pub(super) struct CombineScratch {
@@ -316,6 +219,19 @@ pub(super) struct CombineScratch {
     /// Whether `radial` is kept: from `radial::RADIAL_MIN_DIFFERENCES` open differences
     /// on, without a trace.
     radial_on: bool,
+    /// Per angle around the origin, the distance within which the open differences
+    /// together hold every point (`coverage.rs`); empty while not kept (as `radial`).
+    cover: Vec<f32>,
+    /// Per angle, the intervals of distances that do not chain to the origin yet, least
+    /// start first (as bits: the distances are not negative).
+    cover_pending: Vec<BinaryHeap<std::cmp::Reverse<(u32, u32)>>>,
+    /// Whether an angle at or below the held radius grew since the held radius last
+    /// followed the table (`coverage.rs`).
+    raised_least: bool,
+    /// A difference's core clipped to the reach's square (`coverage.rs`).
+    clip_buffer: Vec<Vec2>,
+    /// Candidates found held so far (`coverage::COVER_MIN_HELD_TESTS`).
+    held_tests: usize,
 }
 
 /// From this many open differences on, the grids list the differences and the active
@@ -358,6 +274,9 @@ impl CombineScratch {
         self.live.clear();
         self.radial.clear();
         self.radial_on = false;
+        self.cover.clear();
+        self.raised_least = false;
+        self.held_tests = 0;
     }
 
     pub(super) fn release_if_huge(&mut self) {
@@ -619,6 +538,7 @@ fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
 }
 
 mod cover;
+mod coverage;
 mod open;
 mod radial;
 mod search;

@@ -129,13 +129,18 @@ impl CombineScratch {
     /// [`NOTHING_HELD`]. Walks at most to the search's reach in each direction.
     pub(super) fn held_stretch(&mut self, p0: Vec2, p1: Vec2, t_near: f32, tol: f32) -> (f32, f32) {
         let r = p1 - p0;
-        let Some(first) = self.holder(p0 + r * t_near, tol) else {
-            return NOTHING_HELD;
-        };
-        let (mut lo, mut hi) = self.held_interval(first, p0, r, tol);
-        if !(lo <= t_near && t_near <= hi) {
-            // The margin left the point itself out: nothing certain to build on.
-            return NOTHING_HELD;
+        // The table of what the differences hold together (`coverage.rs`) first: the
+        // walk goes on from its ends.
+        let (mut lo, mut hi) = self.covered_stretch(p0, p1, t_near);
+        if lo > hi {
+            let Some(first) = self.holder(p0 + r * t_near, tol) else {
+                return NOTHING_HELD;
+            };
+            (lo, hi) = self.held_interval(first, p0, r, tol);
+            if !(lo <= t_near && t_near <= hi) {
+                // The margin left the point itself out: nothing certain to build on.
+                return NOTHING_HELD;
+            }
         }
         let reach = self.reach;
         let beyond_reach = |t: f32| (p0 + r * t).length() > reach;

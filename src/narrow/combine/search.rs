@@ -40,12 +40,23 @@ impl CombineScratch {
             }
             self.reach = reach;
             if self.skip_held && scanned != f32::NEG_INFINITY {
+                if !self.cover.is_empty() {
+                    // The intervals beyond the old reach were left out.
+                    self.fill_cover(bodies.tol);
+                }
                 self.widen_grids(scanned);
             }
             let mut k = 0;
             while k < self.later.len() {
                 if self.later[k].key() <= reach {
                     let event = self.later.swap_remove(k);
+                    // A candidate queued for later may be held by what the table
+                    // (`coverage.rs`) has taken in since: it need not wait on the heap.
+                    if let What::Test(c) = event.what() {
+                        if self.covers(self.candidates[c as usize].point) {
+                            continue;
+                        }
+                    }
                     self.events.push(event);
                 } else {
                     k += 1;
@@ -68,10 +79,17 @@ impl CombineScratch {
                     What::Expand(d) => self.queue_edges(bodies, d),
                     What::Activate(e) => self.activate(e, bodies.tol),
                     What::Test(c) => {
+                        if self.covers(self.candidates[c as usize].point) {
+                            continue;
+                        }
                         let held = self.holder(self.candidates[c as usize].point, bodies.tol);
                         self.record_test(c, held, bodies.rotation_a, trace);
                         if held.is_none() {
                             return Some(c as usize);
+                        }
+                        self.held_tests += 1;
+                        if self.held_tests == super::coverage::COVER_MIN_HELD_TESTS && self.skip_held {
+                            self.fill_cover(bodies.tol);
                         }
                     }
                 }
@@ -144,6 +162,9 @@ impl CombineScratch {
             self.add_radial(diff, bodies.tol);
         } else if self.skip_held && self.diffs.len() >= super::radial::RADIAL_MIN_DIFFERENCES {
             self.fill_radial(bodies.tol);
+        }
+        if !self.cover.is_empty() {
+            self.add_cover(diff, bodies.tol);
         }
         if self.grids_on && !self.diff_grid_fine && self.diffs.len() >= super::radial::RADIAL_MIN_DIFFERENCES {
             self.fill_grids();
@@ -304,6 +325,7 @@ impl CombineScratch {
             &mut self.later,
             self.reach,
             self.held_radius,
+            &self.cover,
             c,
         );
     }
@@ -316,10 +338,11 @@ impl CombineScratch {
         later: &mut Vec<Event>,
         reach: f32,
         held_radius: f32,
+        cover: &[f32],
         candidate: Candidate,
     ) {
         let key = candidate.point.length();
-        if key < held_radius {
+        if key < held_radius || (!cover.is_empty() && key < cover[super::radial::bin_of(candidate.point)]) {
             return;
         }
         let c = candidates.len() as u32;
@@ -356,6 +379,10 @@ impl CombineScratch {
                 } else {
                     NOTHING_HELD
                 };
+                if lo <= 0.0 && hi >= 1.0 {
+                    // Held end to end: nothing of it is on the boundary.
+                    return;
+                }
                 self.held[e as usize] = (lo, hi);
                 let held = |t: f32| lo <= t && t <= hi;
                 // A foot on an edge facing away from the origin is never the answer
@@ -450,6 +477,7 @@ impl CombineScratch {
                     &mut self.later,
                     self.reach,
                     self.held_radius,
+                    &self.cover,
                     c,
                 );
             }

@@ -219,3 +219,66 @@ fn the_differences_grid_lists_every_difference_that_holds_a_point() {
     }
     assert!(held > 0 && answered > 0, "{held} {answered}");
 }
+
+/// The needles of [`needles_and_points`] in the coverage table (`coverage.rs`), at a
+/// tolerance of 1e-6 m.
+fn covered_needles() -> (CombineScratch, Vec<Vec2>) {
+    let (mut s, points) = needles_and_points();
+    s.reach = 0.03;
+    s.fill_cover(1e-6);
+    (s, points)
+}
+
+/// Does some difference hold `p` strictly, by the per-point test?
+fn held_by_some(s: &CombineScratch, p: Vec2) -> bool {
+    s.diffs.iter().any(|d| s.strictly_inside(d, p, 1e-6))
+}
+
+#[test]
+fn the_coverage_table_only_takes_in_points_some_difference_holds() {
+    let (s, points) = covered_needles();
+    let mut covered = 0;
+    for &p in &points {
+        if s.covers(p) {
+            covered += 1;
+            assert!(held_by_some(&s, p), "{p} taken in, held by none");
+        }
+    }
+    // The held radius follows the table, and stays within what is held.
+    assert!(s.held_radius > 0.0, "{}", s.held_radius);
+    for k in 0..360 {
+        let p = Vec2::from_angle(k as f32 * std::f32::consts::TAU / 360.0) * s.held_radius * 0.999;
+        assert!(held_by_some(&s, p), "{p} inside the held radius, held by none");
+    }
+    // The table is of use: it takes in a fair share of the points.
+    assert!(covered > points.len() / 10, "{covered}");
+}
+
+#[test]
+fn the_covered_stretch_of_an_edge_is_held_point_by_point() {
+    let (s, _) = covered_needles();
+    let mut walked = 0;
+    for k in 0..400 {
+        // Edges of all directions passing at various distances from the origin.
+        let angle = k as f32 * 0.77;
+        let (along, across) = (Vec2::from_angle(angle), Vec2::from_angle(angle + 1.5707964));
+        let offset = across * (0.0005 * (k % 37) as f32) + along * 0.001 * (k % 7) as f32;
+        let (p0, p1) = (offset - along * 0.05, offset + along * 0.05);
+        let (_, t_near) = nearest_on_segment(p0, p1);
+        let (lo, hi) = s.covered_stretch(p0, p1, t_near);
+        if lo > hi {
+            continue;
+        }
+        walked += 1;
+        assert!(lo <= t_near && t_near <= hi, "{lo} {t_near} {hi}");
+        for j in 0..=200 {
+            let t = lo + (hi - lo) * j as f32 / 200.0;
+            let p = p0 + (p1 - p0) * t;
+            assert!(
+                held_by_some(&s, p),
+                "edge {k}: {p} at t = {t} in [{lo}, {hi}], held by none"
+            );
+        }
+    }
+    assert!(walked > 40, "{walked}");
+}

@@ -105,6 +105,7 @@ impl CombineScratch {
                         &mut self.later,
                         reach,
                         self.held_radius,
+                        &self.cover,
                         c,
                     );
                 }

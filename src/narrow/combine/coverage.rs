@@ -1,0 +1,344 @@
+//! How far from the origin the union holds every point, per angle: the radial table
+//! (`radial.rs`) chained across differences, those that hold the origin and those that
+//! do not.
+//!
+//! Between two finely cut outlines at a shallow contact (two 10,000-vertex stars, their
+//! tips resting on each other) the differences near the origin are thousands of long
+//! thin needles, most of them not through the origin, and their edges cross millions of
+//! times nearer the origin than the answer: every one of those crossings is held, and
+//! testing them was nearly all of the query (3.5 million tests on one pose). No single
+//! difference holds the disc the answer bounds, so the held radius and the radial table
+//! tell few of them; the union of the needles does.
+//!
+//! A ray from the origin along a unit u leaves a convex difference D's half-planes
+//! n·p ≤ o by a set of distances that is one interval; over an angle of directions, the
+//! distances r for which r·u is inside D for *every* u of the angle are again one
+//! interval [lo, hi], from each side's offset over the greatest cosine between its normal
+//! and a direction of the angle (as in `radial.rs`; a side the origin is outside of
+//! gives a least distance, one it is inside of a greatest). Per angle the table keeps
+//! R, the distance within which the intervals met so far chain from 0 without a gap:
+//! every point of the angle nearer than R is held, whichever difference holds it. The
+//! intervals are taken from the sides moved in by the tolerance and a rounding margin
+//! and from the angle widened by `radial::ANGLE_SLACK`, as for the radial table, so a
+//! point the table takes in is held by the per-point test too; a point it does not take
+//! in is tested as before, and the answer does not change.
+//!
+//! ```text
+//!        D1          D3            one angle of directions from the origin:
+//!   0 [=======]                    [0, hi1] from D1 (holds the origin),
+//!          [========]   D2         [lo2, hi2] from D2 starts before hi1 ends,
+//!                 [=====]          [lo3, hi3] from D3 before hi2: R = hi3
+//! ```
+
+use super::cover::NOTHING_HELD;
+use super::radial::{bin_ends, bin_of, BINS, ROUNDING_MARGIN};
+use super::*;
+use std::cmp::Reverse;
+
+/// Points nearer the origin than this fraction of an edge's farthest end are not walked
+/// over (`covered_stretch`): there the rounding of a point on the edge could turn its
+/// direction by more than the angles' slack.
+const NEAR_ORIGIN: f32 = 1e-4;
+
+/// The table is kept from this many candidates found held on (without a trace): it
+/// costs up to an angle's sides per angle per difference, which only pays where held
+/// candidates abound. Measured with `examples/big_query_workload.rs` at a 1 cm
+/// overlap: two 10,000-vertex coastlines open up to 5000 differences but most poses
+/// find under a thousand candidates held, and keeping the table from 512 differences
+/// on made the quickest pose's query twice as slow (2 to 4 ms of CPU); two
+/// 10,000-vertex stars find hundreds of thousands held without it, and their queries
+/// took the same time whether the table came at 64, 1024 held candidates or 512
+/// differences.
+pub(super) const COVER_MIN_HELD_TESTS: usize = 1024;
+
+/// The held radius follows the table's least distance every this many differences.
+const HELD_RADIUS_EVERY: u32 = 16;
+
+/// The directions of the angles' borders (border b starts angle b), unwidened.
+fn borders() -> &'static [Vec2] {
+    static BORDERS: std::sync::OnceLock<Vec<Vec2>> = std::sync::OnceLock::new();
+    BORDERS.get_or_init(|| {
+        let width = std::f32::consts::TAU / BINS as f32;
+        (0..BINS)
+            .map(|b| Vec2::from_angle(-std::f32::consts::PI + width * b as f32))
+            .collect()
+    })
+}
+
+/// The distances [lo, hi] at which every direction of the angle from `lo_dir`
+/// counter-clockwise to `hi_dir` is inside all `planes` moved in by `shrink`; `None` when
+/// no distance is.
+/// An interval ending at or below `floor` is of no use (the angle's distance is already
+/// past it): `None` as soon as that is certain.
+fn interval_over_angle(
+    planes: &[(Vec2, f32)],
+    shrink: f32,
+    (lo_dir, hi_dir): (Vec2, Vec2),
+    floor: f32,
+) -> Option<(f32, f32)> {
+    let (mut lo, mut hi) = (0.0f32, f32::INFINITY);
+    for &(normal, offset) in planes {
+        // The greatest cosine between the normal and a direction of the angle.
+        let facing = if cross(lo_dir, normal) >= 0.0 && cross(normal, hi_dir) >= 0.0 {
+            1.0
+        } else {
+            normal.dot(lo_dir).max(normal.dot(hi_dir))
+        };
+        let room = offset - shrink;
+        if room > 0.0 {
+            if facing > 0.0 {
+                hi = hi.min(room / facing);
+            }
+        } else if facing >= 0.0 {
+            // Some direction leaves this side's half-plane at every distance.
+            return None;
+        } else {
+            lo = lo.max(room / facing);
+        }
+        if lo >= hi || hi <= floor {
+            return None;
+        }
+    }
+    Some((lo, hi))
+}
+
+/// The convex polygon `core` clipped to the square [−half, half]² (Sutherland and
+/// Hodgman, "Reentrant polygon clipping", 1974), written to `out` (emptied first; left
+/// empty when nothing is inside). An infinite `half` keeps the polygon.
+fn clip_to_square(core: &[Vec2], half: f32, out: &mut Vec<Vec2>) {
+    out.clear();
+    out.extend_from_slice(core);
+    if !half.is_finite() {
+        return;
+    }
+    let mut next = Vec::with_capacity(core.len() + 4);
+    for (axis, sign) in [(0usize, 1.0f32), (0, -1.0), (1, 1.0), (1, -1.0)] {
+        // Keep sign·coordinate <= half.
+        let side = |p: Vec2| sign * if axis == 0 { p.x } else { p.y } - half;
+        next.clear();
+        let n = out.len();
+        for k in 0..n {
+            let (p, q) = (out[k], out[(k + 1) % n]);
+            let (sp, sq) = (side(p), side(q));
+            if sp <= 0.0 {
+                next.push(p);
+            }
+            if (sp < 0.0 && sq > 0.0) || (sp > 0.0 && sq < 0.0) {
+                next.push(p + (q - p) * (sp / (sp - sq)));
+            }
+        }
+        std::mem::swap(out, &mut next);
+        if out.is_empty() {
+            return;
+        }
+    }
+}
+
+impl CombineScratch {
+    /// Starts the table again with every open difference (when it comes into use, and
+    /// when the reach grows: intervals beyond the reach are left out).
+    pub(super) fn fill_cover(&mut self, tol: f32) {
+        self.cover.clear();
+        self.cover.resize(BINS, 0.0);
+        self.cover_pending.resize_with(BINS, Default::default);
+        for pending in &mut self.cover_pending {
+            pending.clear();
+        }
+        for k in 0..self.diffs.len() {
+            self.add_cover(k as u32, tol);
+        }
+        self.raise_held_radius();
+    }
+
+    /// Chains difference `k`'s intervals into the table, over the angles it spans.
+    pub(super) fn add_cover(&mut self, k: u32, tol: f32) {
+        let d = self.diffs[k as usize];
+        if d.planes.1 < 3 {
+            return;
+        }
+        let core = run(&self.core, d.core);
+        let farthest = core.iter().map(|v| v.length()).fold(0.0, f32::max);
+        let shrink = tol + ROUNDING_MARGIN * farthest;
+        // The angles it spans: all when its box holds the origin; otherwise those between
+        // its vertices' extreme directions seen from the origin (less than a half turn,
+        // measured from its centre's direction). Outside them no interval is found.
+        // Only its part within the reach matters (farther intervals are left out): the
+        // core clipped to the reach's square.
+        let reach = self.reach;
+        let mut clipped = std::mem::take(&mut self.clip_buffer);
+        clip_to_square(core, reach, &mut clipped);
+        let span = if clipped.is_empty() {
+            None
+        } else if d.bounds.contains(Vec2::ZERO) {
+            Some((0, BINS))
+        } else {
+            let centre = clipped.iter().copied().sum::<Vec2>() / clipped.len() as f32;
+            let (mut least, mut most) = (0.0f32, 0.0f32);
+            for &v in &clipped {
+                let turn = cross(centre, v).atan2(centre.dot(v));
+                least = least.min(turn);
+                most = most.max(turn);
+            }
+            let base = centre.y.atan2(centre.x);
+            let width = std::f32::consts::TAU / BINS as f32;
+            let index = |angle: f32| ((angle + std::f32::consts::PI) / width).floor() as i64;
+            let (from, to) = (index(base + least) - 1, index(base + most) + 1);
+            Some((
+                from.rem_euclid(BINS as i64) as usize,
+                ((to - from + 1) as usize).min(BINS),
+            ))
+        };
+        self.clip_buffer = clipped;
+        let Some((first, count)) = span else {
+            return;
+        };
+        let planes = d.planes;
+        for step in 0..count {
+            let b = (first + step) % BINS;
+            // An angle whose distance is past the reach, or past the difference's
+            // farthest point (beyond which it holds nothing), learns nothing from it.
+            let floor = self.cover[b];
+            if floor >= reach || floor >= farthest {
+                continue;
+            }
+            let planes = &self.planes[planes.0 as usize..(planes.0 + planes.1) as usize];
+            if let Some((lo, hi)) = interval_over_angle(planes, shrink, bin_ends()[b], floor) {
+                if lo <= reach {
+                    self.chain(b, lo, hi);
+                }
+            }
+        }
+        // The least distance of the table bounds the held radius from below; finding
+        // it reads every angle, so it is found again only every few differences (a held
+        // radius a little behind only leaves candidates to be tested).
+        if k % HELD_RADIUS_EVERY == 0 {
+            self.raise_held_radius();
+        }
+    }
+
+    /// Raises the held radius to the table's least distance, when an angle at or below
+    /// it grew since the last time.
+    pub(super) fn raise_held_radius(&mut self) {
+        if self.raised_least {
+            self.raised_least = false;
+            let least = self.cover.iter().copied().fold(f32::INFINITY, f32::min);
+            self.held_radius = self.held_radius.max(least);
+        }
+    }
+
+    /// Adds the interval [lo, hi] to angle `b`, chaining the waiting ones it reaches.
+    fn chain(&mut self, b: usize, lo: f32, hi: f32) {
+        let covered = &mut self.cover[b];
+        if hi <= *covered {
+            return;
+        }
+        // The least distance of the table (which the held radius follows) can only grow
+        // when an angle at or below the held radius grows.
+        self.raised_least |= *covered <= self.held_radius.max(0.0);
+        let pending = &mut self.cover_pending[b];
+        if lo > *covered {
+            // Distances are not negative: their bits sort as they do.
+            pending.push(Reverse((lo.to_bits(), hi.to_bits())));
+            return;
+        }
+        *covered = hi;
+        while let Some(&Reverse((l, h))) = pending.peek() {
+            if f32::from_bits(l) > *covered {
+                break;
+            }
+            pending.pop();
+            *covered = covered.max(f32::from_bits(h));
+        }
+    }
+
+    /// Does the table say `p` is held?
+    pub(super) fn covers(&self, p: Vec2) -> bool {
+        !self.cover.is_empty() && p.length() < self.cover[bin_of(p)]
+    }
+
+    /// The table's distance for points computed near angle `b`: the least of it and its
+    /// neighbours', since a point of an edge found in one angle may, by rounding, lie in
+    /// the next.
+    fn cover_near(&self, b: usize) -> f32 {
+        let c = &self.cover;
+        c[b].min(c[(b + 1) % BINS]).min(c[(b + BINS - 1) % BINS])
+    }
+
+    /// The stretch [lo, hi] of edge p0–p1 (parameters, 0 at p0) around its point at
+    /// `t_near` (nearest the origin) that the table says is held, or [`NOTHING_HELD`]:
+    /// from that point outward, angle by angle, as long as the edge's part in the angle
+    /// is nearer than the angle's distance (the distance from the origin grows away from
+    /// the nearest point, so a part's farthest point is its end).
+    pub(super) fn covered_stretch(&self, p0: Vec2, p1: Vec2, t_near: f32) -> (f32, f32) {
+        if self.cover.is_empty() {
+            return NOTHING_HELD;
+        }
+        let r = p1 - p0;
+        let (spin, len2) = (cross(p0, r), r.length_squared());
+        let near = p0 + r * t_near;
+        let limit = NEAR_ORIGIN * p0.length().max(p1.length());
+        if spin == 0.0 || len2 <= 0.0 || near.length() < limit {
+            return NOTHING_HELD;
+        }
+        let b0 = bin_of(near);
+        if near.length() >= self.cover_near(b0) {
+            return NOTHING_HELD;
+        }
+        let half_b = p0.dot(r);
+        let c0 = p0.length_squared();
+        // Where the edge is `radius` from the origin, on the side of the nearest point
+        // given by `sign` (+1 above it, −1 below).
+        let at_distance = |radius: f32, sign: f32| {
+            let disc = half_b * half_b - len2 * (c0 - radius * radius);
+            (-half_b + sign * disc.max(0.0).sqrt()) / len2
+        };
+        let mut ends = [t_near; 2];
+        for (side, sign) in [(0usize, 1.0f32), (1, -1.0)] {
+            // The order the angles come in as t moves this way.
+            let forward = (spin > 0.0) == (sign > 0.0);
+            let mut b = b0;
+            let mut t = t_near;
+            for _ in 0..BINS {
+                // The border left going this way, and where the edge's line crosses it.
+                let border = borders()[if forward { (b + 1) % BINS } else { b }];
+                let denom = cross(border, r);
+                let cut = -cross(border, p0) / denom;
+                let crosses = denom != 0.0 && (cut - t) * sign > 0.0 && border.dot(p0 + r * cut) > 0.0;
+                let end = if sign > 0.0 {
+                    if crosses {
+                        cut.min(1.0)
+                    } else {
+                        1.0
+                    }
+                } else if crosses {
+                    cut.max(0.0)
+                } else {
+                    0.0
+                };
+                let radius = self.cover_near(b);
+                let point = p0 + r * end;
+                if point.length() >= radius {
+                    // Held up to where the edge reaches the angle's distance (a hair
+                    // short of it), and no further.
+                    let cut_short = at_distance(radius * (1.0 - ROUNDING_MARGIN), sign);
+                    if (cut_short - t) * sign > 0.0 && (end - cut_short) * sign >= 0.0 {
+                        t = cut_short;
+                    }
+                    break;
+                }
+                t = end;
+                if end <= 0.0 || end >= 1.0 {
+                    break;
+                }
+                b = if forward { (b + 1) % BINS } else { (b + BINS - 1) % BINS };
+            }
+            ends[side] = t;
+        }
+        let (lo, hi) = (ends[1], ends[0]);
+        if lo < hi {
+            (lo, hi)
+        } else {
+            NOTHING_HELD
+        }
+    }
+}
