@@ -98,7 +98,14 @@ impl EdgeTree {
     /// overlap? Boxes whatever the node volume: leaves hold edges, not volumes.
     #[inline(always)]
     pub fn item_test(&self, a: usize, other: &EdgeTree, b: usize, xf_ab: &Pose, margin: f32) -> bool {
-        self.item_bounds[a].overlaps(&box_in_a(&other.item_bounds[b], xf_ab, margin))
+        self.item_bounds[a].overlaps(&other.item_box_in(b, xf_ab, margin))
+    }
+
+    /// Item `b`'s box turned into another tree's frame by `xf_ab`, boxed again and grown
+    /// by `margin`: the box [`EdgeTree::item_test`] tests the other tree's items against.
+    #[inline(always)]
+    pub(super) fn item_box_in(&self, b: usize, xf_ab: &Pose, margin: f32) -> Aabb {
+        box_in_a(&self.item_bounds[b], xf_ab, margin)
     }
 }
 
