@@ -69,11 +69,20 @@ impl CombineScratch {
         }
         let mut near = std::mem::take(&mut self.near);
         let from_grid = self.grids_on && self.diff_grid.near(&Aabb::new(p, p), &mut near);
-        let holds = |d: &Difference| d.may_hold(p) && self.strictly_inside(d, p, tol);
+        // The hint was asked first and does not hold `p`: not again (a query's
+        // candidates are mostly on the boundary of the one difference they came from, and
+        // of few others, so the scan below would ask it a second time every time).
+        let hint = self.hint;
+        let holds = |k: usize| {
+            k != hint && {
+                let d = &self.diffs[k];
+                d.may_hold(p) && self.strictly_inside(d, p, tol)
+            }
+        };
         let found = if from_grid {
-            near.iter().copied().find(|&k| holds(&self.diffs[k as usize]))
+            near.iter().copied().find(|&k| holds(k as usize))
         } else {
-            self.diffs.iter().position(holds).map(|k| k as u32)
+            (0..self.diffs.len()).find(|&k| holds(k)).map(|k| k as u32)
         };
         self.near = near;
         let k = found?;

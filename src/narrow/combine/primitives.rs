@@ -223,10 +223,11 @@ pub(super) fn ray_interval(hull: &[Vec2], radius: f32, dir: Vec2) -> Option<(f32
 /// The strip of `Difference::slab` (`combine.rs`) for a core (counter-clockwise) grown
 /// by `radius`: across its longest edge, where a long thin core is thinnest. A core of
 /// fewer than three vertices gets a strip holding everything.
+#[cfg(test)]
 pub(super) fn slab_of(core: &[Vec2], radius: f32) -> (Vec2, f32, f32) {
     let n = core.len();
     if n < 3 {
-        return (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
+        return EVERYWHERE;
     }
     let longest = (0..n).map(|k| core[(k + 1) % n] - core[k]).fold(Vec2::ZERO, |x, y| {
         if y.length_squared() > x.length_squared() {
@@ -235,9 +236,17 @@ pub(super) fn slab_of(core: &[Vec2], radius: f32) -> (Vec2, f32, f32) {
             x
         }
     });
-    let normal = right_perp(longest).normalize_or_zero();
+    slab_across(core, right_perp(longest).normalize_or_zero(), radius)
+}
+
+/// A strip holding everything.
+pub(super) const EVERYWHERE: (Vec2, f32, f32) = (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
+
+/// [`slab_of`] once the unit normal of the longest edge is known (`open` has it from
+/// the core's planes); zero gives the strip holding everything.
+pub(super) fn slab_across(core: &[Vec2], normal: Vec2, radius: f32) -> (Vec2, f32, f32) {
     if normal == Vec2::ZERO {
-        return (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
+        return EVERYWHERE;
     }
     let (lo, hi) = core.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
         let along = normal.dot(*v);

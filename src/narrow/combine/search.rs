@@ -128,13 +128,21 @@ impl CombineScratch {
         let core = (start, n as u32);
         let plane_start = self.planes.len() as u32;
         let mut least = f32::INFINITY;
+        // The first longest edge's plane: the strip across it is the difference's slab
+        // (`slab_of`, computed here from the planes rather than from the edges again).
+        let (mut longest, mut longest_len2) = (Vec2::ZERO, 0.0f32);
         if n >= 3 {
             for k in 0..n {
                 let (p, q) = (hull.hull[k].point, hull.hull[if k + 1 < n { k + 1 } else { 0 }].point);
-                let normal = right_perp(q - p).normalize_or_zero();
+                let edge = q - p;
+                let normal = right_perp(edge).normalize_or_zero();
                 let offset = normal.dot(p);
                 self.planes.push((normal, offset));
                 least = least.min(offset);
+                let len2 = edge.length_squared();
+                if len2 > longest_len2 {
+                    (longest, longest_len2) = (normal, len2);
+                }
             }
         }
         let planes = (plane_start, self.planes.len() as u32 - plane_start);
@@ -147,7 +155,11 @@ impl CombineScratch {
             self.held_radius = self.held_radius.max(held);
         }
         let bounds = Aabb::from_points(run(&self.core, core)).inflated(radius);
-        let slab = slab_of(run(&self.core, core), radius);
+        let slab = if n >= 3 {
+            slab_across(run(&self.core, core), longest, radius)
+        } else {
+            EVERYWHERE
+        };
         let diff = self.diffs.len() as u32;
         self.diffs.push(Difference {
             piece_a: i,
@@ -177,7 +189,8 @@ impl CombineScratch {
         // Edges (a two-vertex core has two: there and back); unrounded polygons' only as
         // far as the reach goes.
         let deferred = self.defers(diff);
-        self.pending.extend(std::iter::repeat_n(deferred, n));
+        // `resize` fills in one go (extending from `repeat_n` pushed one by one).
+        self.pending.resize(self.pending.len() + n, deferred);
         self.queue_edges(bodies, diff);
         // Arcs, read from the hull scratch.
         let vertex = |k: usize| hull.hull[k % n].point;
@@ -365,7 +378,11 @@ impl CombineScratch {
                 // An edge strictly inside another difference (both ends inside one convex
                 // difference) bounds nothing of the union: its foot, its vertex and its
                 // crossings would all be held. Dropping it saves testing them.
-                if let Some(h) = self.holder(p0, tol) {
+                // Only another difference can: an unrounded difference's own vertex is on
+                // its edge's plane (that side's distance computes to exactly zero), so
+                // with one difference open the question is skipped.
+                let alone = self.diffs.len() == 1 && self.diffs[diff as usize].radius == 0.0;
+                if let Some(h) = if alone { None } else { self.holder(p0, tol) } {
                     if self.strictly_inside(&self.diffs[h as usize], p1, tol) {
                         return;
                     }
