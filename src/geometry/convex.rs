@@ -15,6 +15,11 @@ pub struct ConvexPolygon {
     /// Per edge: true when it is a diagonal of the decomposition (another piece has it
     /// reversed) rather than a stretch of the polygon's outline.
     diagonals: Vec<bool>,
+    /// Half extents (m) when the polygon is a rectangle centred on its origin with
+    /// axis-aligned edges, vertices exactly (±hx, ±hy): the
+    /// narrow phase then tests a pair of them with closed-form projections
+    /// (`narrow/polygon_polygon/rectangles.rs`).
+    centred_box: Option<Vec2>,
 }
 
 impl ConvexPolygon {
@@ -24,12 +29,21 @@ impl ConvexPolygon {
         let normals = edge_normals(&vertices);
         let centroid = super::mass::polygon_centroid(&vertices);
         let diagonals = vec![false; vertices.len()];
+        let centred_box = centred_box_half_extents(&vertices);
         ConvexPolygon {
             vertices,
             normals,
             centroid,
             diagonals,
+            centred_box,
         }
+    }
+
+    /// Half extents (m) when this is a rectangle centred on the local origin with
+    /// axis-aligned edges (exactly: vertices (±hx, ±hy)), found once
+    /// when the polygon is built. Every box of a pile is one.
+    pub fn centred_box(&self) -> Option<Vec2> {
+        self.centred_box
     }
 
     /// Marks the edges of `pieces` (one decomposition) that are diagonals: those whose
@@ -81,6 +95,16 @@ impl ConvexPolygon {
             radius: 0.0,
         }
     }
+}
+
+/// [`ConvexPolygon::centred_box`] of `vertices`: four vertices whose coordinates are
+/// exactly ±hx and ±hy (so they are the four corners). Exact equalities only: the closed
+/// forms that rely on them round as the vertex scans do.
+fn centred_box_half_extents(vertices: &[Vec2]) -> Option<Vec2> {
+    let &[first, ..] = vertices else { return None };
+    let half = first.abs();
+    let corners = vertices.len() == 4 && vertices.iter().all(|v| v.abs() == half) && half.x > 0.0 && half.y > 0.0;
+    corners.then_some(half)
 }
 
 /// Outward unit normals of the edges of a counter-clockwise polygon. A two-vertex

@@ -59,7 +59,10 @@ const SMALL_VERTICES_B: usize = 16;
 /// must hold).
 #[inline]
 fn with_buffer_for<R>(b: &ConvexView, f: impl FnOnce(&mut [Vec2]) -> R) -> R {
-    if b.vertices.len() <= SMALL_VERTICES_B {
+    if b.vertices.len() <= 4 {
+        // Boxes, the commonest pieces: a quarter of the clearing.
+        f(&mut [Vec2::ZERO; 4])
+    } else if b.vertices.len() <= SMALL_VERTICES_B {
         f(&mut [Vec2::ZERO; SMALL_VERTICES_B])
     } else {
         f(&mut [Vec2::ZERO; MAX_VERTICES_B])
@@ -270,7 +273,7 @@ fn sat_two_sided_in_a(pair: &PairInA, stop_at: f32, work: &mut Work) -> (Vec2, f
 /// Contact points in A's frame for a normal (A's frame, from A towards B) and depth:
 /// the same choice of edges as `clip::contact_points_within`, on the same clipping code.
 fn clip_in_a(pair: &PairInA, normal: Vec2, depth: f32, max_separation: f32) -> ContactPoints {
-    let (edge_a, align_a) = best_edge(&pair.a, normal);
+    let edge_a = best_edge(&pair.a, normal);
     // `best_edge` on B, in A's frame: B's support vertex along −normal (ties to the lowest
     // index), then the better aligned of the two edges beside it.
     let vertices_b = pair.vertices_b();
@@ -287,15 +290,28 @@ fn clip_in_a(pair: &PairInA, normal: Vec2, depth: f32, max_separation: f32) -> C
     let prev = (support + m - 1) % m;
     let d_next = -pair.normal_b(support).dot(normal);
     let d_prev = -pair.normal_b(prev).dot(normal);
-    let (edge_b, align_b) = if d_prev > d_next {
+    let edge_b = if d_prev > d_next {
         (prev, d_prev)
     } else {
         (support, d_next)
     };
+    clip_edges_in_a(pair, edge_a, edge_b, depth, max_separation)
+}
+
+/// The clip of [`clip_in_a`] once each shape's best edge is known (edge index,
+/// alignment with the normal, for A; with −normal, for B).
+fn clip_edges_in_a(
+    pair: &PairInA,
+    (edge_a, align_a): (usize, f32),
+    (edge_b, align_b): (usize, f32),
+    depth: f32,
+    max_separation: f32,
+) -> ContactPoints {
+    let vertices_b = pair.vertices_b();
+    let (na, m) = (pair.a.vertices.len(), vertices_b.len());
     // The same bias towards A as `clip.rs` (feature flip-flop).
     let reference_on_b = align_b > align_a + 1e-3;
     let edges = if reference_on_b {
-        let na = pair.a.vertices.len();
         let incident = [edge_a, (edge_a + 1) % na];
         ClipEdges {
             reference: (vertices_b[edge_b], vertices_b[(edge_b + 1) % m]),
@@ -304,7 +320,6 @@ fn clip_in_a(pair: &PairInA, normal: Vec2, depth: f32, max_separation: f32) -> C
             ids: (0, 0, true, edge_b),
         }
     } else {
-        let na = pair.a.vertices.len();
         let incident = [edge_b, (edge_b + 1) % m];
         ClipEdges {
             reference: (pair.a.vertices[edge_a], pair.a.vertices[(edge_a + 1) % na]),
@@ -453,7 +468,9 @@ pub(crate) enum SatRule {
 
 /// What the world's detection asks of a pair it tests, for two single-piece convex
 /// polygons under SatDecomposed, or two convex polygons under NonConvexSat ([`fits`] must
-/// hold; `margin` finite, not negative and at least `config.separating_gap(scale)`): the
+/// hold; `margin` finite, not negative and at least `config.separating_gap(scale)`;
+/// `rectangles` is A's [`crate::geometry::ConvexPolygon::centred_box`] when both A and B
+/// are centred boxes, which takes the SAT of `rectangles.rs`, the same answer): the
 /// contact `collide` would give and, when that is apart, the points `speculative_points`
 /// would give — from one SAT where the two calls ran one each (a falling pile's pairs are
 /// mostly near but apart, so most ran both). `boxes`, when given, are the two polygons'
@@ -473,6 +490,7 @@ pub(crate) fn detect_polygon_polygon_sat(
     (b, pose_b): (&ConvexView, &Pose),
     (scale, config, rule): (f32, &NarrowConfig, SatRule),
     (margin, boxes): (f32, Option<(Aabb, Aabb)>),
+    rectangles: Option<Vec2>,
     work: &mut Work,
 ) -> (Contact, SpeculativePoints) {
     let mut contact_work = Work::default();
@@ -505,7 +523,10 @@ pub(crate) fn detect_polygon_polygon_sat(
     with_buffer_for(b, |buffer| {
         let pair = PairInA::new(a, b, &xf_ab, buffer);
         // The counters of the contact's SAT, as `collide` reports them.
-        let (normal, depth) = sat_in_a(&pair, margin, &mut contact_work);
+        let (normal, depth) = match rectangles {
+            Some(half_a) => rectangles::sat_rectangles_in_a(&pair, half_a, margin, &mut contact_work),
+            None => sat_in_a(&pair, margin, &mut contact_work),
+        };
         if boxes_touch && config.is_penetrating(depth, scale) {
             let normal = match rule {
                 SatRule::Decomposed => normal,
@@ -522,7 +543,10 @@ pub(crate) fn detect_polygon_polygon_sat(
                     }
                 }
             };
-            let points = clip_in_a(&pair, normal, depth, 0.0);
+            let points = match rectangles {
+                Some(_) => rectangles::clip_rectangles_in_a(&pair, normal, depth, 0.0),
+                None => clip_in_a(&pair, normal, depth, 0.0),
+            };
             let contact = Contact::penetrating(
                 pose_a.apply_vector(normal),
                 depth,
@@ -536,7 +560,10 @@ pub(crate) fn detect_polygon_polygon_sat(
         work.piece_pairs_tested += 1;
         let gap = -depth;
         if !(gap.is_nan() || gap > margin) {
-            let points = clip_in_a(&pair, normal, -gap, margin);
+            let points = match rectangles {
+                Some(_) => rectangles::clip_rectangles_in_a(&pair, normal, -gap, margin),
+                None => clip_in_a(&pair, normal, -gap, margin),
+            };
             let world_normal = pose_a.apply_vector(normal);
             for p in points_to_world(&points, pose_a).as_slice() {
                 if -p.depth <= margin {
@@ -548,5 +575,6 @@ pub(crate) fn detect_polygon_polygon_sat(
     })
 }
 
+mod rectangles;
 #[cfg(test)]
 mod tests;

@@ -197,6 +197,7 @@ pub(crate) fn collide_and_speculate_known(
                 (&vb, pose_b),
                 (scale, config, rule),
                 (margin, known.map(|k| k.boxes)),
+                centred_box(a).zip(centred_box(b)).map(|(half_a, _)| half_a),
                 work,
             );
         }
@@ -208,6 +209,15 @@ pub(crate) fn collide_and_speculate_known(
         speculative_points(a, pose_a, b, pose_b, margin, work)
     };
     (contact, speculative)
+}
+
+/// A single-piece polygon's [`crate::geometry::ConvexPolygon::centred_box`].
+#[inline]
+fn centred_box(shape: &Shape) -> Option<Vec2> {
+    match shape {
+        Shape::Polygon(p) if p.pieces().len() == 1 => p.pieces()[0].centred_box(),
+        _ => None,
+    }
 }
 
 /// [`speculative_points`] over every piece pair (the general path).
