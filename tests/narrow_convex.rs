@@ -79,16 +79,6 @@ fn parry_intersects(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
     }
 }
 
-/// Scale for tolerances: shape sizes plus coordinate magnitude (f32 rounding grows with
-/// both).
-fn scale(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f32 {
-    a.size().max(b.size())
-        + pa.translation
-            .abs()
-            .max_element()
-            .max(pb.translation.abs().max_element())
-}
-
 fn run_all(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> [Contact; 3] {
     let config = NarrowConfig::default();
     Algorithm::ALL.map(|alg| collide(a, pa, b, pb, alg, &config, None))
@@ -313,35 +303,6 @@ fn verts(s: &Shape) -> Vec<(f32, f32)> {
         Shape::Polygon(p) => p.vertices().iter().map(|v| (v.x, v.y)).collect(),
         _ => vec![],
     }
-}
-
-/// Whether two neighbouring edges of the shape are nearly collinear (normals within
-/// 5e-3 rad): at such a vertex both edges are almost equally aligned with a contact
-/// normal, rounding picks the reference or incident edge, and the two paths may clip
-/// different (equally valid) edges. Random hulls have such vertices now and then.
-fn has_nearly_collinear_edges(shape: &Shape) -> bool {
-    let normals = shape.piece(0).normals;
-    let n = normals.len();
-    (0..n).any(|i| normals[i].dot(normals[(i + 1) % n]) > 1.0 - 1.25e-5)
-}
-
-/// Whether the choice of reference edge is a tie up to rounding: clipping prefers A's
-/// edge unless B's is better aligned with the normal by more than 1e-3 (`narrow/clip.rs`),
-/// and right at that threshold the two paths' roundings may choose differently (two
-/// different, equally valid manifolds).
-fn reference_choice_ties(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, world_normal: Vec2) -> bool {
-    let best_alignment = |shape: &Shape, pose: &Pose, direction: Vec2| {
-        let view = shape.piece(0);
-        let local = pose.apply_inv_vector(direction);
-        let n = view.vertices.len();
-        let i = view.support_index(local);
-        view.normals[i].dot(local).max(view.normals[(i + n - 1) % n].dot(local))
-    };
-    let (align_a, align_b) = (
-        best_alignment(a, pa, world_normal),
-        best_alignment(b, pb, -world_normal),
-    );
-    (align_b - align_a - 1e-3).abs() <= 1e-5
 }
 
 /// Runs `algorithm` on the pair twice, untraced (fast path) and traced (general path).

@@ -67,39 +67,6 @@ fn sat_depth64(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-fn scale(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f32 {
-    a.size().max(b.size())
-        + pa.translation
-            .abs()
-            .max_element()
-            .max(pb.translation.abs().max_element())
-}
-
-/// Two neighbouring edges nearly collinear: rounding may pick either as the reference or
-/// incident edge (two equally valid manifolds).
-fn has_nearly_collinear_edges(shape: &Shape) -> bool {
-    let normals = shape.piece(0).normals;
-    let n = normals.len();
-    (0..n).any(|i| normals[i].dot(normals[(i + 1) % n]) > 1.0 - 1.25e-5)
-}
-
-/// The clip's choice of reference edge is a tie up to rounding (`narrow/clip.rs` prefers
-/// A's edge unless B's is better aligned by more than 1e-3).
-fn reference_choice_ties(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, world_normal: Vec2) -> bool {
-    let best_alignment = |shape: &Shape, pose: &Pose, direction: Vec2| {
-        let view = shape.piece(0);
-        let local = pose.apply_inv_vector(direction);
-        let n = view.vertices.len();
-        let i = view.support_index(local);
-        view.normals[i].dot(local).max(view.normals[(i + n - 1) % n].dot(local))
-    };
-    let (align_a, align_b) = (
-        best_alignment(a, pa, world_normal),
-        best_alignment(b, pb, -world_normal),
-    );
-    (align_b - align_a - 1e-3).abs() <= 1e-5
-}
-
 /// The centroids' offset along `normal` (world, f32): the quantity whose sign is the
 /// paper's step 10.
 fn centroid_offset_along(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, normal: Vec2) -> f32 {
