@@ -130,6 +130,10 @@ impl GjkInput<'_> {
     /// [`GjkInput::support`] found by hill climbing from the vertices of `near` (a support
     /// point for a nearby direction) on views large enough for the climb to pay
     /// (`ConvexView::support_index_near`); the same point up to exact ties.
+    // Always inlined, as `support_from`: as a call from GJK's and EPA's loops it took
+    // 288.1 M instructions on `examples/gjk_workload.rs` against 286.5 M inlined, the
+    // same answers (checksum).
+    #[inline(always)]
     pub fn support_near(&self, world_direction: Vec2, near: &SupportPoint, work: &mut Work) -> SupportPoint {
         self.support_from(world_direction, Some((near.index_a, near.index_b)), work)
     }
