@@ -53,6 +53,7 @@ impl Core {
             vertices: &self.vertices,
             normals: &self.normals,
             radius: self.radius,
+            summary: None,
         }
     }
 
@@ -895,12 +896,14 @@ fn gjk_search_direction_is_the_segment_normal() {
             vertices: &a,
             normals: &[],
             radius: 0.0,
+            summary: None,
         },
         pose_a: Pose::IDENTITY,
         b: ConvexView {
             vertices: &b_in_a,
             normals: &[],
             radius: 0.0,
+            summary: None,
         },
         pose_b: Pose::IDENTITY,
     };

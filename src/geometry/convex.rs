@@ -20,6 +20,9 @@ pub struct ConvexPolygon {
     /// narrow phase then tests a pair of them with closed-form projections
     /// (`narrow/polygon_polygon/rectangles.rs`).
     centred_box: Option<Vec2>,
+    /// The vertices' extent and sum, which GJK reads before its first support point:
+    /// computed once here instead of on every pair query ([`VertexSummary`]).
+    summary: VertexSummary,
 }
 
 impl ConvexPolygon {
@@ -30,12 +33,14 @@ impl ConvexPolygon {
         let centroid = super::mass::polygon_centroid(&vertices);
         let diagonals = vec![false; vertices.len()];
         let centred_box = centred_box_half_extents(&vertices);
+        let summary = VertexSummary::of(&vertices);
         ConvexPolygon {
             vertices,
             normals,
             centroid,
             diagonals,
             centred_box,
+            summary,
         }
     }
 
@@ -93,6 +98,47 @@ impl ConvexPolygon {
             vertices: &self.vertices,
             normals: &self.normals,
             radius: 0.0,
+            summary: Some(&self.summary),
+        }
+    }
+}
+
+/// What GJK needs of a view before its first support point, in one pass over its
+/// vertices: the largest squared distance of a vertex from the local origin (for the
+/// tolerances' scale) and the vertices' sum (for the first search direction). Neither
+/// depends on the pose, so a piece computes it once when it is built
+/// ([`ConvexPolygon`]) and its view carries it: in callgrind on the benchmark's
+/// families (`examples/gjk_workload.rs`) the two passes per pair query were about 260
+/// instructions of GJK's 2,150. The same values to the bit either way: the sum is
+/// taken in vertex order, and a comparison keeps the larger squared length as
+/// `f32::max` did (NaN never replaces the running maximum, which starts at 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VertexSummary {
+    /// max |v|² over the vertices (0 for none), local frame.
+    pub extent_sq: f32,
+    /// Σ v over the vertices, local frame.
+    pub sum: Vec2,
+    /// Vertex count.
+    pub count: usize,
+}
+
+impl VertexSummary {
+    /// The summary of `vertices` (see the type's docs).
+    #[inline]
+    pub fn of(vertices: &[Vec2]) -> VertexSummary {
+        let mut extent_sq = 0.0f32;
+        let mut sum = Vec2::ZERO;
+        for v in vertices {
+            let l = v.length_squared();
+            if l > extent_sq {
+                extent_sq = l;
+            }
+            sum += *v;
+        }
+        VertexSummary {
+            extent_sq,
+            sum,
+            count: vertices.len(),
         }
     }
 }
@@ -121,6 +167,15 @@ pub(crate) fn edge_normals(vertices: &[Vec2]) -> Vec<Vec2> {
 /// convex`: GJK and EPA on two 8-gons or 32-gons gain nothing from the climb's branches
 /// over a scan of independent dots; on 128-gons a scan was most of GJK/EPA's time.
 pub const SUPPORT_CLIMB_MIN_VERTICES: usize = 32;
+
+/// From this many vertices on, [`ConvexView::support_index`] scans four at a time
+/// ([`support_index_sse2`]); below, one at a time. The four-lane scan pays a fixed cost
+/// (broadcasting the direction, storing and merging the four lanes, then the last
+/// `n mod 4` vertices one by one) that a one-at-a-time scan of a few vertices does not.
+/// Measured with callgrind on `examples/gjk_workload.rs` (the benchmark's families at 8,
+/// 32 and 128 vertices, whose pieces are mostly triangles and quads): raising this from
+/// 4 to 8 took GjkEpa from 292.0 M to 289.9 M instructions, the same answers (checksum).
+pub const SUPPORT_SSE2_MIN_VERTICES: usize = 8;
 
 /// The scan of [`ConvexView::support_index`] over `vertices[from..]`, continuing from
 /// `best` (index, dot): the first vertex of largest dot wins; a NaN dot never does.
@@ -203,16 +258,29 @@ pub struct ConvexView<'a> {
     pub normals: &'a [Vec2],
     /// Radius added around the vertices (metres); 0 for polygons and segments.
     pub radius: f32,
+    /// The vertices' summary when computed ahead (a decomposition's pieces); `None`:
+    /// whoever needs it computes it from `vertices` ([`ConvexView::summary`]).
+    pub summary: Option<&'a VertexSummary>,
 }
 
 impl ConvexView<'_> {
+    /// The vertices' [`VertexSummary`]: the one computed ahead, else from the vertices
+    /// (the same value).
+    #[inline]
+    pub fn summary(&self) -> VertexSummary {
+        match self.summary {
+            Some(summary) => *summary,
+            None => VertexSummary::of(self.vertices),
+        }
+    }
+
     /// Index of the vertex farthest along `local_direction` (the support mapping, without
     /// the radius). Ties go to the lowest index, so the answer is deterministic.
     /// O(n): a linear scan is faster than hill climbing for the sizes pieces have.
     #[inline]
     pub fn support_index(&self, local_direction: Vec2) -> usize {
         #[cfg(target_arch = "x86_64")]
-        if self.vertices.len() >= 4 {
+        if self.vertices.len() >= SUPPORT_SSE2_MIN_VERTICES {
             return support_index_sse2(self.vertices, local_direction);
         }
         support_index_scan(self.vertices, local_direction, 0, (0, f32::NEG_INFINITY)).0
@@ -318,6 +386,7 @@ mod tests {
                     vertices,
                     normals: &[],
                     radius: 0.0,
+                    summary: None,
                 };
                 let directions = [
                     Vec2::X,
@@ -330,8 +399,34 @@ mod tests {
                 for d in directions {
                     let plain = support_index_scan(vertices, d, 0, (0, f32::NEG_INFINITY)).0;
                     assert_eq!(view.support_index(d), plain, "{n} vertices along {d}");
+                    // The four-lane scan itself on every count, also below
+                    // `SUPPORT_SSE2_MIN_VERTICES` where `support_index` no longer takes it.
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(support_index_sse2(vertices, d), plain, "{n} vertices along {d}");
                 }
             }
         }
+    }
+
+    /// A piece's view carries the summary of its own vertices, the same to the bit as
+    /// one computed on the spot (GJK reads either, `narrow/gjk.rs`).
+    #[test]
+    fn a_piece_carries_the_summary_of_its_vertices() {
+        let vertices = vec![
+            Vec2::new(0.3, -1.7),
+            Vec2::new(2.5, 0.25),
+            Vec2::new(1.0, 2.0),
+            Vec2::new(-0.1, 0.9),
+        ];
+        let piece = ConvexPolygon::from_ccw_convex(vertices.clone());
+        let view = piece.view();
+        let stored = view.summary.expect("a piece's view carries its summary");
+        let computed = VertexSummary::of(&vertices);
+        assert_eq!(stored.extent_sq.to_bits(), computed.extent_sq.to_bits());
+        assert_eq!(stored.sum.x.to_bits(), computed.sum.x.to_bits());
+        assert_eq!(stored.sum.y.to_bits(), computed.sum.y.to_bits());
+        assert_eq!(stored.count, 4);
+        let unsummarised = ConvexView { summary: None, ..view };
+        assert_eq!(unsummarised.summary(), view.summary());
     }
 }

@@ -31,7 +31,7 @@ pub mod support_ring;
 mod sweep;
 mod validate;
 
-pub use convex::{ConvexPolygon, ConvexView};
+pub use convex::{ConvexPolygon, ConvexView, VertexSummary};
 pub use desc::ShapeDesc;
 pub use edge_tree::EdgeTree;
 pub use families::Family;

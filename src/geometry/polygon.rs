@@ -241,6 +241,7 @@ impl Polygon {
             vertices: &self.vertices,
             normals: &self.normals,
             radius: 0.0,
+            summary: None,
         }
     }
 }

@@ -37,6 +37,7 @@ impl Circle {
             vertices: &ORIGIN,
             normals: &[],
             radius: self.radius,
+            summary: None,
         }
     }
 }
@@ -80,6 +81,7 @@ impl Segment {
             vertices: &self.vertices,
             normals: &self.normals,
             radius: 0.0,
+            summary: None,
         }
     }
 }

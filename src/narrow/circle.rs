@@ -200,6 +200,7 @@ mod tests {
             vertices: &BOX,
             normals: &BOX_NORMALS,
             radius: 0.0,
+            summary: None,
         }
     }
 
@@ -232,6 +233,7 @@ mod tests {
             vertices: &[Vec2::ZERO],
             normals: &[],
             radius: 0.5,
+            summary: None,
         };
         let config = crate::narrow::NarrowConfig::default();
         let q = PieceQuery::new(

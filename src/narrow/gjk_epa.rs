@@ -287,12 +287,14 @@ mod tests {
         vertices: &SQUARE,
         normals: &SQUARE_NORMALS,
         radius: 0.0,
+        summary: None,
     };
     /// A circle of radius 0.25: its core is one point.
     const CIRCLE_VIEW: ConvexView<'static> = ConvexView {
         vertices: &[Vec2::ZERO],
         normals: &[],
         radius: 0.25,
+        summary: None,
     };
 
     fn input<'a>(a: ConvexView<'a>, pa: Vec2, b: ConvexView<'a>, pb: Vec2) -> GjkInput<'a> {
@@ -507,6 +509,7 @@ mod tests {
             vertices: &[],
             normals: &[],
             radius: 0.0,
+            summary: None,
         };
         let square = SQUARE_VIEW;
         let out = gjk(

@@ -361,6 +361,7 @@ mod tests {
             vertices,
             normals: &[],
             radius: 0.0,
+            summary: None,
         }
     }
 
