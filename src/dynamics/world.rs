@@ -475,7 +475,16 @@ impl World {
             dt,
             gravity_reach: settings.gravity.length() * dt * dt,
         };
-        build_constraints(&self.contacts, states, settings.slop, &reach, constraints, colours);
+        let impulse_terms = settings.resolution != Resolution::Projection;
+        build_constraints(
+            &self.contacts,
+            states,
+            settings.slop,
+            &reach,
+            impulse_terms,
+            constraints,
+            colours,
+        );
         let crowd_tuning = CrowdTuning {
             slop: settings.slop,
             max_shift_m: settings.max_push_speed * dt,
