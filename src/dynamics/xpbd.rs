@@ -139,28 +139,32 @@
 //!
 //! # The cost of a step
 //!
-//! Callgrind, instructions of `World::step` per step over the first 30 steps of
-//! `collision-lab run` on the shipped pyramids and rain with the bench's settings
-//! (NonConvexSat, sleeping off, continuous off, 4 substeps, one rayon thread), 2026-11-27:
+//! Callgrind, instructions of `World::step` per step, `collision-lab run` on the shipped
+//! scenes with the bench's settings (NonConvexSat, sleeping off, continuous off,
+//! 4 substeps; `RAYON_NUM_THREADS=1`), 2026-11-27. Steps 31–150 are the bench's timed
+//! window: run from the state a 30-step run saved (`--save-final`; the resumed run
+//! gives the same hash as 150 steps in one go).
 //!
 //! ```text
-//!                           pyramid_100   pyramid_40   rain_1000 (270 steps)
-//! before                        83.8 M       13.65 M      10.29 M
-//! skips (below)                 78.9 M*      12.38 M*      9.66 M*
-//! * with the 1 mm convex reuse (contacts.rs) as well
+//!                    pyramid_100   pyramid_100   pyramid_40   rain_1000
+//!                    steps 1–30    steps 31–150  steps 1–30   steps 1–270
+//! before (3a564ff)     83.8 M        98.1 M       13.65 M      10.29 M
+//! after                78.9 M        92.7 M       12.38 M       9.66 M
+//! pairs reused, 100 rows: 3% of 14,800 in steps 31–150 before, 19% after
 //! ```
 //!
-//! Of pyramid_100's step, the passes take about half (velocity passes 15.7 M, position
-//! passes 13.5 M, static friction 6.2 M, bundling 3.7 M), the narrow phase with its
-//! contact bookkeeping about 24 M, the constraints' build 4.8 M. Kept from this round:
+//! Of pyramid_100's step (31–150, after), the passes take over half (position passes
+//! 17.3 M, velocity passes 16.6 M, static friction 10.6 M), the narrow phase with its
+//! contact bookkeeping 29 M, the constraints' build 4.7 M. Kept from this round:
 //! a bundle whose lanes corrected nothing is not scattered back (its lanes hold what
 //! was gathered, bit for bit: in some passes most of a resting pile's bundles), and
 //! the constraints' build skips the impulse solver's effective masses and Jacobians,
 //! which these passes never read. Both keep every state hash. The narrow phase's
-//! share is high because the pile sways (above): its boxes move 0.3–3 mm a step
-//! against each other, past the 0.25 mm under which a pair's contact is reused, so
-//! convex pairs are reused up to 1 mm under Projection (`contacts.rs`,
-//! `PROJECTION_REUSE_SLOP_FRACTION`), which changes the state hashes.
+//! share is high because the pile sways (above): its boxes move 0.3–3.5 mm a step
+//! against each other (60 rows at 20 s, 10th to 90th percentile), past the 0.25 mm
+//! under which a pair's contact is reused, so pairs of convex polygons are reused up
+//! to 1 mm under Projection (`contacts.rs`, `PROJECTION_REUSE_SLOP_FRACTION`), which
+//! changes the state hashes.
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{
