@@ -160,12 +160,10 @@ pub(super) fn detect_pair(
         )
     };
     if let (Some(old), Some(old_points), true) = (previous_pair, previous, previous_contacts.reuse) {
-        let tolerance = if is_flat_convex(a.shape()) && is_flat_convex(b.shape()) {
-            input.convex_reuse_distance
-        } else {
-            input.reuse_distance
-        };
-        let unmoved = relative.moved_from(&old.detected_at, b.outer_reach()) < tolerance;
+        // The shapes are looked at only when the move is between the two tolerances.
+        let moved = relative.moved_from(&old.detected_at, b.outer_reach());
+        let unmoved = moved < input.reuse_distance
+            || (moved < input.convex_reuse_distance && is_flat_convex(a.shape()) && is_flat_convex(b.shape()));
         if old.reusable && unmoved && (old.touching || margin <= old.detected_margin) {
             let answer = if old.answer_stale {
                 // Only for display: the points are carried over all the same.
