@@ -220,11 +220,18 @@ pub(crate) fn inverse_effective_mass(a: &BodyState, b: &BodyState, r_a: Vec2, r_
 /// The constraints are written in colour order (see [`ColourScratch::place`]), each
 /// straight into its final place with its points packed behind the previous
 /// constraint's: sorting them afterwards copied every constraint twice a step.
+///
+/// `impulse_terms`: whether to compute what only the impulse solver reads (the
+/// effective masses and the angular Jacobians, `normal_mass` … `cross_tb`; left zero
+/// otherwise). The position-based solver works from the anchors turned with the bodies
+/// in every pass (`xpbd.rs`), and the two divisions and four cross products per point
+/// were a quarter of this function's work on the 5050-box pyramid.
 pub(crate) fn build_constraints(
     contacts: &ContactSet,
     states: &BodyStates,
     slop: f32,
     reach: &Reach,
+    impulse_terms: bool,
     out: &mut Constraints,
     colours: &mut ColourScratch,
 ) {
@@ -265,17 +272,30 @@ pub(crate) fn build_constraints(
         for (cp, p) in points.iter_mut().zip(pair_points) {
             let n = p.normal;
             let (r_a, r_b) = (p.anchor_a, p.anchor_b);
+            let [normal_mass, tangent_mass, cross_na, cross_nb, cross_ta, cross_tb] = if impulse_terms {
+                let t = tangent_of(n);
+                [
+                    inv_or_zero(inverse_effective_mass(sa, sb, r_a, r_b, n)),
+                    inv_or_zero(inverse_effective_mass(sa, sb, r_a, r_b, t)),
+                    cross(r_a, n),
+                    cross(r_b, n),
+                    cross(r_a, t),
+                    cross(r_b, t),
+                ]
+            } else {
+                [0.0; 6]
+            };
             *cp = ConstraintPoint {
                 normal: n,
                 anchor_a: r_a,
                 anchor_b: r_b,
                 base_separation: p.separation - (r_b - r_a).dot(n),
-                normal_mass: inv_or_zero(inverse_effective_mass(sa, sb, r_a, r_b, n)),
-                tangent_mass: inv_or_zero(inverse_effective_mass(sa, sb, r_a, r_b, tangent_of(n))),
-                cross_na: cross(r_a, n),
-                cross_nb: cross(r_b, n),
-                cross_ta: cross(r_a, tangent_of(n)),
-                cross_tb: cross(r_b, tangent_of(n)),
+                normal_mass,
+                tangent_mass,
+                cross_na,
+                cross_nb,
+                cross_ta,
+                cross_tb,
                 normal_impulse: p.normal_impulse,
                 tangent_impulse: p.tangent_impulse,
                 start_overlap: (-p.separation - slop).max(0.0),

@@ -35,7 +35,9 @@
 //! **Reused contacts.** A pair whose bodies have not moved against each other since the
 //! narrow phase last ran on it has the same contact: B, seen from A, is where it was.
 //! So a pair is not tested again while every point of B, seen from A, has moved less
-//! than [`REUSE_SLOP_FRACTION`] of the slop (0.25 mm at the default 5 mm) since then,
+//! than [`REUSE_SLOP_FRACTION`] of the slop (0.25 mm at the default 5 mm; 1 mm for
+//! pairs of convex polygons under position-based resolution,
+//! [`PROJECTION_REUSE_SLOP_FRACTION`]) since then,
 //! judged from B's centre of mass and its turn times its reach, and its speculative
 //! margin has not grown (a touching pair needs no margin). Its points are carried over
 //! as kept points are: their anchors, moved with the bodies, give the new separation,
@@ -86,6 +88,36 @@ pub const KEEP_NORMAL_COS: f32 = 0.985;
 /// tolerance stays small. On the 5050-box pyramid it reuses about half the candidate
 /// pairs over its first 2.5 s (0.02: a third; 0.1: two thirds).
 pub const REUSE_SLOP_FRACTION: f32 = 0.05;
+
+/// [`REUSE_SLOP_FRACTION`] under position-based resolution (`Resolution::Projection`),
+/// for a pair of two convex flat-sided shapes (convex polygons, segments): 1 mm at the
+/// default slop.
+///
+/// Why larger: the position-based solver does not bring a tall pile to rest (`xpbd.rs`,
+/// "Still open"): neighbouring boxes of the 60-row pyramid still move 0.3 to 3.5 mm a
+/// step against each other at 20 s (10th to 90th percentile; median 1.1 mm), so at
+/// 0.25 mm it reused 11% of its pairs in its first 5 s, and the 100-row one 3% of its
+/// 14,800 over the bench's window (steps 31 to 150). At 1 mm: 41% and 19%. A reused
+/// point is carried with the bodies, as the solvers carry every point through the
+/// substeps of a step, so what changes is only how stale the features may be: at most
+/// 1 mm of relative motion since the narrow phase last ran on the pair, a fifth of the
+/// overlap the solver leaves at rest.
+/// Measured (20 s, sleeping off, 4 substeps): the 60-row pyramid 1036 boxes faster
+/// than 5 cm/s (1019 at 0.25 mm), the 100-row one 3570 (3379), every box on the
+/// ground. At 2.5 mm the 100-row pyramid lost a flank (boxes 15 m below the ground by
+/// 20 s); 1 mm is well inside that, but not by a factor of ten.
+///
+/// Only for convex flat-sided pairs: with every pair at 1 mm the default scene (stars,
+/// combs, gears, balls) no longer fell asleep within 10 s under Projection
+/// (`tests/resolution.rs`). A non-convex pair's contact depends on which features the
+/// narrow phase finds (a tooth, then another) and on its kept points; and a ball's
+/// contact point moves over the ball as it rolls, so a carried point lags behind the
+/// true one: with every convex pair at 1 mm, the scene's 0.3 m "small ball 2" was
+/// still rolling on the ground at 6 cm/s after 10 s (a push off the true contact
+/// point turns the ball — our reading, not measured further). A polygon's contact
+/// points are its corners and the ends of the clipped edges, which a millimetre of
+/// motion moves by a millimetre.
+pub const PROJECTION_REUSE_SLOP_FRACTION: f32 = 0.2;
 
 /// Where B's centre of mass is and how far B is turned, seen from A's centre of mass
 /// and A's axes (m, rad).
@@ -261,6 +293,13 @@ pub(crate) struct DetectInput<'a> {
     pub boxes: &'a [Aabb],
     /// Overlap allowed at rest (m), for the kept points.
     pub slop: f32,
+    /// How far B, seen from A, may have moved since the narrow phase last ran on a pair
+    /// for its contact to be reused (m; see the module docs): the slop times
+    /// [`REUSE_SLOP_FRACTION`] …
+    pub reuse_distance: f32,
+    /// … and the same for a pair of two convex flat-sided shapes: times
+    /// [`PROJECTION_REUSE_SLOP_FRACTION`] under position-based resolution.
+    pub convex_reuse_distance: f32,
     pub warm_starting: bool,
 }
 

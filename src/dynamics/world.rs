@@ -37,7 +37,7 @@ use super::body::{Body, BodyHandle, BodySet};
 use super::body_state::BodyStates;
 use super::clock::DEFAULT_RATE_HZ;
 use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraints, Reach};
-use super::contacts::{ContactSet, DetectInput};
+use super::contacts::{ContactSet, DetectInput, PROJECTION_REUSE_SLOP_FRACTION, REUSE_SLOP_FRACTION};
 use super::continuous::ContinuousScratch;
 use super::crowd::{
     cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, CrowdScratch, CrowdTuning, MAX_CROWDED_PAIRS,
@@ -433,6 +433,12 @@ impl World {
             margins: &self.scratch.margins,
             boxes: &self.scratch.boxes,
             slop: settings.slop,
+            reuse_distance: settings.slop * REUSE_SLOP_FRACTION,
+            convex_reuse_distance: settings.slop
+                * match settings.resolution {
+                    Resolution::Projection => PROJECTION_REUSE_SLOP_FRACTION,
+                    _ => REUSE_SLOP_FRACTION,
+                },
             warm_starting: settings.warm_starting,
         };
         let bodies = &self.bodies;
@@ -475,7 +481,16 @@ impl World {
             dt,
             gravity_reach: settings.gravity.length() * dt * dt,
         };
-        build_constraints(&self.contacts, states, settings.slop, &reach, constraints, colours);
+        let impulse_terms = settings.resolution != Resolution::Projection;
+        build_constraints(
+            &self.contacts,
+            states,
+            settings.slop,
+            &reach,
+            impulse_terms,
+            constraints,
+            colours,
+        );
         let crowd_tuning = CrowdTuning {
             slop: settings.slop,
             max_shift_m: settings.max_push_speed * dt,

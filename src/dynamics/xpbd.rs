@@ -119,10 +119,52 @@
 //!   (60 rows rest; 100 rows 4 lost), static friction top-down (213 fast; 4 lost).
 //!   So the flanks stand in colour order with little to spare, and what to take on
 //!   next is the upper half's sideways sway, which the order only sets off.
+//! - warm-starting the position passes, as an impulse solver warm-starts its impulses
+//!   (2026-11-27; the bench's settings: NonConvexSat, sleeping off, 4 substeps): each
+//!   point's λn of the previous substep applied as a correction at the substep's start,
+//!   then each pass's correction taken on the running total clamped at zero (so a
+//!   loaded point within the slop is pulled back to the slop's depth: the band no longer
+//!   lets a loaded corner rise freely). The column then sinks less (60 rows: the top
+//!   row 0.2 m higher at 20 s, as the passes no longer have to rebuild the load down the
+//!   column every substep), but it does not rest: at full warm start the top rows of
+//!   60 tipped (top box −131 mrad, 1304 of 1830 boxes fast, one at 3.5 m/s); at half
+//!   of λn, 60 rows 738 fast (1019 without), and 100 rows lost a flank (21 boxes gone
+//!   or below the ground, one at 33 m/s). The old λn pushes a corner that is lifting,
+//!   and the passes pulling it back turn the box the other way: a warm start adds to
+//!   the rocking what it takes from the sinking.
 //!
 //! Measured by `collision-lab run … --save-final` and a script over the saved state
 //! block (velocities, per-row mean x and angle); continuing a saved run in 30-step
 //! pieces gives the swing's time course.
+//!
+//! # The cost of a step
+//!
+//! Callgrind, instructions of `World::step` per step, `collision-lab run` on the shipped
+//! scenes with the bench's settings (NonConvexSat, sleeping off, continuous off,
+//! 4 substeps; `RAYON_NUM_THREADS=1`), 2026-11-27. Steps 31–150 are the bench's timed
+//! window: run from the state a 30-step run saved (`--save-final`; the resumed run
+//! gives the same hash as 150 steps in one go).
+//!
+//! ```text
+//!                    pyramid_100   pyramid_100   pyramid_40   rain_1000
+//!                    steps 1–30    steps 31–150  steps 1–30   steps 1–270
+//! before (3a564ff)     83.8 M        98.1 M       13.65 M      10.29 M
+//! after                79.0 M        92.6 M       12.41 M       9.67 M
+//! pairs reused, 100 rows: 3% of 14,800 in steps 31–150 before, 19% after
+//! ```
+//!
+//! Of pyramid_100's step (31–150, after), the passes take over half (position passes
+//! 17.3 M, velocity passes 16.6 M, static friction 10.6 M), the narrow phase with its
+//! contact bookkeeping 29 M, the constraints' build 4.7 M. Kept from this round:
+//! a bundle whose lanes corrected nothing is not scattered back (its lanes hold what
+//! was gathered, bit for bit: in some passes most of a resting pile's bundles), and
+//! the constraints' build skips the impulse solver's effective masses and Jacobians,
+//! which these passes never read. Both keep every state hash. The narrow phase's
+//! share is high because the pile sways (above): its boxes move 0.3–3.5 mm a step
+//! against each other (60 rows at 20 s, 10th to 90th percentile), past the 0.25 mm
+//! under which a pair's contact is reused, so pairs of convex polygons are reused up
+//! to 1 mm under Projection (`contacts.rs`, `PROJECTION_REUSE_SLOP_FRACTION`), which
+//! changes the state hashes.
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{

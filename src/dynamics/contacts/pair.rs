@@ -3,7 +3,7 @@
 
 use super::{
     ContactId, ContactManifold, DetectInput, OnPair, PairContact, PointBuffer, PointContact, Previous, RelativePose,
-    KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD, REUSE_SLOP_FRACTION,
+    KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
 };
 use crate::dynamics::body::{Body, BodySet};
 use crate::math::{Pose, Rot, Vec2};
@@ -160,7 +160,10 @@ pub(super) fn detect_pair(
         )
     };
     if let (Some(old), Some(old_points), true) = (previous_pair, previous, previous_contacts.reuse) {
-        let unmoved = relative.moved_from(&old.detected_at, b.outer_reach()) < REUSE_SLOP_FRACTION * input.slop;
+        // The shapes are looked at only when the move is between the two tolerances.
+        let moved = relative.moved_from(&old.detected_at, b.outer_reach());
+        let unmoved = moved < input.reuse_distance
+            || (moved < input.convex_reuse_distance && is_flat_convex(a.shape()) && is_flat_convex(b.shape()));
         if old.reusable && unmoved && (old.touching || margin <= old.detected_margin) {
             let answer = if old.answer_stale {
                 // Only for display: the points are carried over all the same.
@@ -304,5 +307,16 @@ fn moved_answer(answer: &ContactManifold, then: &Pose, now: &Pose) -> ContactMan
         mtv: vector(answer.mtv),
         points,
         ..*answer
+    }
+}
+
+/// Whether the shape is convex and flat-sided (a convex polygon, a segment): see
+/// `contacts::PROJECTION_REUSE_SLOP_FRACTION`.
+#[inline]
+fn is_flat_convex(shape: &crate::geometry::Shape) -> bool {
+    match shape {
+        crate::geometry::Shape::Polygon(p) => p.is_convex(),
+        crate::geometry::Shape::Segment(_) => true,
+        crate::geometry::Shape::Circle(_) => false,
     }
 }
