@@ -132,6 +132,23 @@
 //!   or below the ground, one at 33 m/s). The old λn pushes a corner that is lifting,
 //!   and the passes pulling it back turn the box the other way: a warm start adds to
 //!   the rocking what it takes from the sinking.
+//! - a two-point constraint's points solved together (2026-11-27; the shipped layout at
+//!   60 and 100 rows, SatDecomposed, sleeping off): Box2D v2's 2×2 block solver (Catto,
+//!   `b2ContactSolver`), both corners' corrections from one system J M⁻¹ Jᵀ Δλ = −C on
+//!   the linearised positions with Δλ ≥ 0 and complementarity (the four cases tried in
+//!   turn), one at a time when the matrix is ill-conditioned (k₁₁² ≥ 1000 det K). The
+//!   reasoning: one pass over a two-point contact leaves a residual spin (fixing one
+//!   corner turns the box about the other, see `solve_step`), which looks like the
+//!   rocking. In the position passes alone it halves what moves on 60 rows (460 of
+//!   1830 boxes faster than 5 cm/s at 20 s, against 986; the top row 5 cm higher),
+//!   but the 100-row pyramid falls apart (by 20 s 59 boxes below the ground, the top
+//!   box 67 m off): a stiffer contact carries each correction further down a column
+//!   the passes do not converge, and the derived velocities grow with it. In the
+//!   velocity passes alone (pushed points as equalities, touching ones clamped at zero
+//!   on the running total), 60 rows are worse (1234 fast); in both, a flank of 60 rows
+//!   falls (up to 15 m/s). With one pass of each instead of two, 60 rows lose boxes
+//!   with the block solve or without (1375 and 1258 fast, 4 and 7 below the ground),
+//!   so the second pass cannot be traded for it.
 //!
 //! Measured by `collision-lab run … --save-final` and a script over the saved state
 //! block (velocities, per-row mean x and angle); continuing a saved run in 30-step
