@@ -93,7 +93,7 @@ pub const REUSE_SLOP_FRACTION: f32 = 0.05;
 /// for a pair of two convex flat-sided shapes (convex polygons, segments): 1 mm at the
 /// default slop.
 ///
-/// Why larger: the position-based solver does not bring a tall pile to rest (`xpbd.rs`,
+/// Why larger: the position-based solver does not bring a tall pile to rest (`xpbd/rocking_and_cost.md`,
 /// "Still open"): neighbouring boxes of the 60-row pyramid still move 0.3 to 3.5 mm a
 /// step against each other at 20 s (10th to 90th percentile; median 1.1 mm), so at
 /// 0.25 mm it reused 11% of its pairs in its first 5 s, and the 100-row one 3% of its

@@ -56,132 +56,9 @@
 //! (deep overlap before the substeps, with no velocity: `crowd.rs`), so bodies created
 //! inside each other separate over a few steps instead of flying apart.
 //!
-//! # Still open: the 100-row pyramid rocks
-//!
-//! `scenes/pyramid_100.ron` (5050 boxes) keeps every box on the ground but does not
-//! come to rest: after 20 s, 3602 boxes move faster than 5 cm/s, every row above the
-//! 40th at a mean 0.10–0.17 m/s, all the same way. It is an undamped oscillation, not a
-//! creep: from 20 s to 24 s its top box swings between x = −0.27 m and −0.13 m, about
-//! 2.5 s a period. 60 rows do the same (1114 of 1830 boxes faster than 5 cm/s at 20 s;
-//! 4 s to run), 40 rows rest. Impulses hold all 100 rows still.
-//!
-//! The boxes rock; the rows do not slip. Between two extremes of the swing, the change
-//! of each row's mean x over the row below, split into what the tilts give (half a box
-//! height times the tilt of each of the two rows) and the rest (slip at the interface),
-//! sums at the top to +146 mm from tilts (about 2 mrad per row, every row alike) and
-//! −21 mm from slip: static friction pulls against the swing, it does not drive it.
-//! The slop band is one freedom for it (a point overlapping by less than the slop is
-//! not pushed, only kept from approaching, so a 1 m box may tilt by up to 5 mrad with
-//! nothing pulling it back), but not the only one: projecting to 2.5 mm, 1 mm or no
-//! slop at all (static friction's slip limit kept at 5 mm) quietens 60 rows (312, 513,
-//! 630 boxes fast) but hardly 100 (3340, 3092, 3180), and with no slop the swing is
-//! still all tilt (+84 mm at the top, −12 mm slip; 4 cm amplitude). The rows then still
-//! overlap by about 3 mm each near the bottom: the passes do not converge down 100
-//! rows, and the column they leave is soft and rocks, and nothing in the passes damps
-//! it. Rows of the impulse-solved pyramid tilt by 0.2 mrad or less below the 80th.
-//!
-//! Tried on it (20 s of 100 rows unless said) and not kept:
-//! - velocities derived before the static-friction pass, so that pulling back old drift
-//!   gives no velocity (the velocity pass's cone less |λt|/h, or all of it): collapse;
-//! - a substep's static friction limited to undoing the substep's own motion (between
-//!   zero and −v·h, never beyond; old drift left to the pull-back before the substeps):
-//!   no swing but a drift, the top box 3.1 m off and moving at 0.27 m/s;
-//! - that, and the rest of the drift pulled back after the velocities are derived
-//!   (positions only): collapse, 40 rows too;
-//! - no static friction (60 rows): as many boxes fast (1214), drifting one way, the top
-//!   box 1.5 m off;
-//! - more passes: 4 iterations (3851 boxes fast), 8 substeps (3190);
-//! - angular velocity damped by 1/(1 + c·h) at each derivation (60 rows): c = 1/s, 682
-//!   boxes fast; c = 5/s, 1001: the swing is the rows' sideways motion, which the tilts
-//!   only carry, not the boxes' spin;
-//! - no pull-back of old drift before the substeps (60 rows): 1031 boxes fast;
-//! - touching points held at zero normal speed both ways in the velocity pass, as
-//!   pushed ones are (60 rows; it would glue bodies within the slop): 570 boxes fast.
-//!
-//! - solving level by level from the ground up (a body's level: its distance in
-//!   contacts from a body that cannot move; colour by colour within a level, after
-//!   Guendelman, Bridson and Fedkiw, "Nonconvex Rigid Bodies with Stacking", 2003).
-//!   It makes the 60-row pyramid rest (2 of 1830 boxes fast at 20 s, the top box
-//!   2.8 mm from where it was at 10 s): the velocity passes are what must converge
-//!   down the column, as in colour order a pass carries a correction down a row or
-//!   two and a swing the positions start is never taken out. But it loses the 100-row
-//!   one (as shipped, 20 s: boxes off the ends of the ground, the lowest centre at
-//!   −96 m): its upper half sways sideways within the first second (rows 20 to 39's
-//!   end boxes 7 to 17 cm the same way), and by 6 s the end boxes of rows 21 to 33 of
-//!   one flank lean outward by 17 to 49 mrad and tip over. Level order on the three
-//!   lowest levels alone already tips a flank twenty rows higher six seconds later;
-//!   only up to level 2 does it stand. Each pass given its own order (two sets of
-//!   bundles, the impulses carried across), none both rests 60 rows and keeps 100
-//!   whole: velocity passes alone in level order (60 rows 952 fast, 100 rows 9 lost),
-//!   position passes alone (789 fast, 2 lost), all but the position passes (698 fast;
-//!   100 rows whole but 4161 fast), level order only up to level 40 or 20 (60 rows
-//!   rest or 14 fast; 100 rows 12 or 6 lost), the last velocity pass in colour order
-//!   (60 rows rest; 100 rows 4 lost), static friction top-down (213 fast; 4 lost).
-//!   So the flanks stand in colour order with little to spare, and what to take on
-//!   next is the upper half's sideways sway, which the order only sets off.
-//! - warm-starting the position passes, as an impulse solver warm-starts its impulses
-//!   (2026-11-27; the bench's settings: NonConvexSat, sleeping off, 4 substeps): each
-//!   point's λn of the previous substep applied as a correction at the substep's start,
-//!   then each pass's correction taken on the running total clamped at zero (so a
-//!   loaded point within the slop is pulled back to the slop's depth: the band no longer
-//!   lets a loaded corner rise freely). The column then sinks less (60 rows: the top
-//!   row 0.2 m higher at 20 s, as the passes no longer have to rebuild the load down the
-//!   column every substep), but it does not rest: at full warm start the top rows of
-//!   60 tipped (top box −131 mrad, 1304 of 1830 boxes fast, one at 3.5 m/s); at half
-//!   of λn, 60 rows 738 fast (1019 without), and 100 rows lost a flank (21 boxes gone
-//!   or below the ground, one at 33 m/s). The old λn pushes a corner that is lifting,
-//!   and the passes pulling it back turn the box the other way: a warm start adds to
-//!   the rocking what it takes from the sinking.
-//! - a two-point constraint's points solved together (2026-11-27; the shipped layout at
-//!   60 and 100 rows, SatDecomposed, sleeping off): Box2D v2's 2×2 block solver (Catto,
-//!   `b2ContactSolver`), both corners' corrections from one system J M⁻¹ Jᵀ Δλ = −C on
-//!   the linearised positions with Δλ ≥ 0 and complementarity (the four cases tried in
-//!   turn), one at a time when the matrix is ill-conditioned (k₁₁² ≥ 1000 det K). The
-//!   reasoning: one pass over a two-point contact leaves a residual spin (fixing one
-//!   corner turns the box about the other, see `solve_step`), which looks like the
-//!   rocking. In the position passes alone it halves what moves on 60 rows (460 of
-//!   1830 boxes faster than 5 cm/s at 20 s, against 986; the top row 5 cm higher),
-//!   but the 100-row pyramid falls apart (by 20 s 59 boxes below the ground, the top
-//!   box 67 m off): a stiffer contact carries each correction further down a column
-//!   the passes do not converge, and the derived velocities grow with it. In the
-//!   velocity passes alone (pushed points as equalities, touching ones clamped at zero
-//!   on the running total), 60 rows are worse (1234 fast); in both, a flank of 60 rows
-//!   falls (up to 15 m/s). With one pass of each instead of two, 60 rows lose boxes
-//!   with the block solve or without (1375 and 1258 fast, 4 and 7 below the ground),
-//!   so the second pass cannot be traded for it.
-//!
-//! Measured by `collision-lab run … --save-final` and a script over the saved state
-//! block (velocities, per-row mean x and angle); continuing a saved run in 30-step
-//! pieces gives the swing's time course.
-//!
-//! # The cost of a step
-//!
-//! Callgrind, instructions of `World::step` per step, `collision-lab run` on the shipped
-//! scenes with the bench's settings (NonConvexSat, sleeping off, continuous off,
-//! 4 substeps; `RAYON_NUM_THREADS=1`), 2026-11-27. Steps 31–150 are the bench's timed
-//! window: run from the state a 30-step run saved (`--save-final`; the resumed run
-//! gives the same hash as 150 steps in one go).
-//!
-//! ```text
-//!                    pyramid_100   pyramid_100   pyramid_40   rain_1000
-//!                    steps 1–30    steps 31–150  steps 1–30   steps 1–270
-//! before (3a564ff)     83.8 M        98.1 M       13.65 M      10.29 M
-//! after                79.0 M        92.6 M       12.41 M       9.67 M
-//! pairs reused, 100 rows: 3% of 14,800 in steps 31–150 before, 19% after
-//! ```
-//!
-//! Of pyramid_100's step (31–150, after), the passes take over half (position passes
-//! 17.3 M, velocity passes 16.6 M, static friction 10.6 M), the narrow phase with its
-//! contact bookkeeping 29 M, the constraints' build 4.7 M. Kept from this round:
-//! a bundle whose lanes corrected nothing is not scattered back (its lanes hold what
-//! was gathered, bit for bit: in some passes most of a resting pile's bundles), and
-//! the constraints' build skips the impulse solver's effective masses and Jacobians,
-//! which these passes never read. Both keep every state hash. The narrow phase's
-//! share is high because the pile sways (above): its boxes move 0.3–3.5 mm a step
-//! against each other (60 rows at 20 s, 10th to 90th percentile), past the 0.25 mm
-//! under which a pair's contact is reused, so pairs of convex polygons are reused up
-//! to 1 mm under Projection (`contacts.rs`, `PROJECTION_REUSE_SLOP_FRACTION`), which
-//! changes the state hashes.
+//! The rest of these docs (`xpbd/rocking_and_cost.md`): what was measured and tried on the
+//! 100-row pyramid that still rocks, and where a step's instructions go.
+#![doc = include_str!("xpbd/rocking_and_cost.md")]
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{
@@ -468,7 +345,7 @@ pub(super) fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Con
 ///   whose normal correction then turned it back — a rocking that grew.
 ///
 /// Still open: the 100-row pyramid does not come to rest. Measured, it rocks rather
-/// than slips (module docs, "Still open"); tried on it here and not kept: pulling back
+/// than slips (module docs, "Still open", in `xpbd/rocking_and_cost.md`); tried on it here and not kept: pulling back
 /// at every substep's start as well (no better), a slip limit of twice the slop (no
 /// better), the velocity pass's full cone at held points, and a cone from the last
 /// substep's velocity-pass normal impulse at touching points (both let the 100-row
