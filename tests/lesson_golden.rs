@@ -1092,9 +1092,12 @@ fn lesson_17_shows_the_passes_inside_one_step() {
     // next pair's overlap.
     assert!(titled("Literal projection, substep").count() >= 2);
     assert!(titled("Literal projection, substep").any(|s| s.card.text.contains("has made or deepened")));
-    // The position-based solver: its position and velocity passes, each on its line.
-    assert!(titled("position pass 2 of 2").all(|s| s.card.pseudocode_line == 3));
-    assert!(titled("velocity pass").count() >= 2);
+    // The position-based solver: its position passes (the last with static friction)
+    // and its velocity pass, each on its line.
+    assert!(titled("position pass 1 of 2").all(|s| s.card.pseudocode_line == 3));
+    assert_eq!(titled("position pass 2 of 2, with static friction").count(), 1);
+    assert!(titled("position pass 2 of 2").all(|s| s.card.pseudocode_line == 4));
+    assert_eq!(titled("velocity pass").count(), 1);
     // Impulses: the warm start, then the iterations; the pair under the whole stack
     // carries the most from the warm start on, before any iteration.
     assert_eq!(titled("Impulses, substep 1: warm start").count(), 1);

@@ -58,8 +58,8 @@ pub(crate) struct ConstraintPoint {
     pub max_normal_impulse: f32,
     /// Relative normal velocity before solving (m/s; negative when approaching).
     pub relative_velocity: f32,
-    /// Position-based resolution only: the normal impulse (N·s) its velocity passes
-    /// have applied at this point in the current substep, clamped on the running total
+    /// Position-based resolution only: the normal impulse (N·s) the velocity pass
+    /// has applied at this point in the current substep, clamped on the running total
     /// as an impulse solver does; it feeds the friction limit (`xpbd.rs`).
     pub velocity_normal_impulse: f32,
     /// Position-based static friction: its material points from the centres of mass

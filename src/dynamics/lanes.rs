@@ -110,24 +110,6 @@ impl BodyLanes {
         }
     }
 
-    /// The velocities of the bodies of `slots` (the first group only), the deltas zero:
-    /// for a pass that reads only velocities.
-    #[inline]
-    pub fn gather_velocity(states: &[BodyState], slots: &Slots) -> BodyLanes {
-        let s = slots.bodies(states);
-        let [vx, vy, w, dpx] = F4::transpose(s.map(|s| F4::new([s.v.x, s.v.y, s.w, s.dp.x])));
-        BodyLanes {
-            vx,
-            vy,
-            w,
-            dpx,
-            dpy: F4::ZERO,
-            cos: F4::ZERO,
-            sin: F4::ZERO,
-            dtheta: F4::ZERO,
-        }
-    }
-
     /// Writes the velocities of the first `lanes` lanes whose body is `movable` (the
     /// others may hold a body that other lanes hold too, or none). Lane by lane: as a
     /// transpose of (vx, vy, ω, dpx) it took more instructions.
@@ -177,7 +159,7 @@ mod tests {
     #[should_panic(expected = "out of range")]
     fn the_largest_slot_does_not_wrap_the_range_check() {
         let states = vec![BodyState::default(); 3];
-        BodyLanes::gather_velocity(&states, &Slots::new([0, u32::MAX, 1, 2]));
+        BodyLanes::gather(&states, &Slots::new([0, u32::MAX, 1, 2]));
     }
 
     #[test]

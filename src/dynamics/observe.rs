@@ -39,14 +39,13 @@ pub enum PassKind {
     /// Position-based: static friction's pull-back of old drift, once before the
     /// substeps.
     PullBack,
-    /// Position-based: one position pass (each point projected out to its slop).
+    /// Position-based: one position pass (each point projected out to its slop; in a
+    /// substep's last, each constraint's points then held by static friction).
     PositionPass,
-    /// Position-based: the static friction pass, once per substep.
-    StaticFriction,
     /// Position-based: velocities derived from the positions, v = Δx/h.
     DeriveVelocities,
-    /// Position-based: one velocity pass (restitution or zero normal speed; dynamic
-    /// friction in the last).
+    /// Position-based: the velocity pass, once per substep (restitution or zero normal
+    /// speed, then dynamic friction).
     VelocityPass,
     /// Literal projection: one overlapping pair moved apart and its approach cancelled.
     LiteralPair,

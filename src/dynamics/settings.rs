@@ -70,9 +70,10 @@ pub struct WorldSettings {
     /// 5050-box one (it stands for 20 s with sleeping off, its top box 1.26 m below
     /// where it started, as with 2 passes). More converge stacks further at linear cost.
     pub velocity_iterations: u32,
-    /// Passes per substep under [`Resolution::Projection`] (`xpbd.rs`): each a position
-    /// pass and a velocity pass. Default 2: with one, the 20-layer pyramid's top box
-    /// still drifts 10 cm after its first second (tests/dynamics.rs allows 0.1 m).
+    /// Position passes per substep under [`Resolution::Projection`] (`xpbd.rs`), the
+    /// last holding static friction; one velocity pass follows them. Default 2: with
+    /// one, the 20-layer pyramid's top box still drifts 10 cm after its first second
+    /// (tests/dynamics.rs allows 0.1 m), and the 60-row pyramid collapses.
     pub projection_iterations: u32,
     /// Passes without position bias after the positions are updated (Box2D v3's
     /// "relax"): they take back the velocity the push-out added, so resolving overlap

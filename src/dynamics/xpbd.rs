@@ -40,14 +40,14 @@
 //!                 tolerated: old overlap not yet shed (at most max_push·h per substep)
 //!             Δλ = −C / (w_a + w_b)
 //!             move A by −Δλ·n, B by +Δλ·n (each by its w share, with rotation)
-//!     for each pushed point (static friction, once the normals have settled):
-//!         drift d_t along the surface of the point's two stick points;
-//!         λt ← clamp(λt − d_t/w_t, ±μ·λn); move them back by what λt grew
+//!             in the last pass, right after the point's own projection (static
+//!             friction, its λn settled):
+//!                 drift d_t along the surface of the point's two stick points;
+//!                 λt ← clamp(λt − d_t/w_t, ±μ·λn); move them back by what λt grew
 //!     v = (x − x_prev)/h
-//!     for each point that was corrected:
+//!     one velocity pass, for each point that was corrected or touches:
 //!         vn → (vn_before < −threshold ? −e·vn_before : 0)
-//!     in the last velocity pass (dynamic friction):
-//!         impulse −vt/w_t, clamped to ±(μ·(λn/h + pn) − |λt|/h)
+//!         dynamic friction: impulse −vt/w_t, clamped to ±(μ·(λn/h + pn) − |λt|/h)
 //! ```
 //!
 //! Compliance is zero (rigid contacts); the slop keeps resting pairs a few millimetres
@@ -137,19 +137,19 @@ pub(crate) fn solve_step(
         watch.pass_done(PassKind::Integrate, substep, 0, states, constraints);
 
         // Project positions. The first pass also starts each point's substep (see
-        // `SubstepStart`): a pass of its own for that was a sixth of the passes.
+        // `SubstepStart`): a pass of its own for that was a sixth of the passes. The
+        // last pass holds each constraint's points by static friction right after
+        // projecting them (`project_and_hold_constraint`).
         for pass in 0..iterations {
             let start = (pass == 0).then_some(SubstepStart { gravity_dv });
-            wide.positions(states, constraints, slop, shed_so_far, start);
+            if pass + 1 == iterations {
+                wide.positions_and_hold(states, constraints, slop, shed_so_far, start);
+            } else {
+                wide.positions(states, constraints, slop, shed_so_far, start);
+            }
             sync(constraints, wide);
             watch.pass_done(PassKind::PositionPass, substep, pass, states, constraints);
         }
-        // Once per substep, after the normal passes: in every pass it cost a quarter of
-        // the step on the 5050-box pyramid, and the cone it clamps to is the settled λn
-        // (the 20-row pyramid's top box holds better: 0.8 mm against 6.4 mm in 9 s).
-        wide.static_friction(states, constraints, slop);
-        sync(constraints, wide);
-        watch.pass_done(PassKind::StaticFriction, substep, 0, states, constraints);
 
         // Velocities from positions (dynamic bodies; kinematic ones keep theirs).
         for (s, &(dp, dtheta)) in states.states.iter_mut().zip(previous.iter()) {
@@ -160,20 +160,10 @@ pub(crate) fn solve_step(
         }
         watch.pass_done(PassKind::DeriveVelocities, substep, 0, states, constraints);
 
-        // As many velocity passes as position passes: one pass over a two-point
-        // contact leaves a residual spin (fixing one corner turns the body about the
-        // other), which a resting box would feel as rocking.
-        //
-        // Friction only in the last pass, once the normal impulses have settled: in the
-        // first, a pushed point's equality can pull at one corner and push at the other,
-        // and the push alone raised the friction limit (a μ = 0.5 box slid 11% short on
-        // a 35° slope).
-        for pass in 0..iterations {
-            let with_friction = pass + 1 == iterations;
-            wide.velocities(states, constraints, &velocity_pass, with_friction, pass == 0);
-            sync(constraints, wide);
-            watch.pass_done(PassKind::VelocityPass, substep, pass, states, constraints);
-        }
+        // One velocity pass, with dynamic friction (see `settle_constraint`).
+        wide.velocities(states, constraints, &velocity_pass);
+        sync(constraints, wide);
+        watch.pass_done(PassKind::VelocityPass, substep, 0, states, constraints);
     }
     wide.write_back(constraints);
 }
@@ -340,9 +330,19 @@ pub(super) fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Con
 ///   bodies did not come to rest), and a cone shared by the points of a pair
 ///   (μ·Σλn, PhysX's patch friction; a lightly loaded corner then took the pair's
 ///   whole budget, turned its box, and both pyramids collapsed);
-/// - it runs as its own pass after each normal pass, not inside it: undone inside, the
-///   tangential correction at one corner turned the box and pushed the other corner in,
-///   whose normal correction then turned it back — a rocking that grew.
+/// - it runs once a substep, in the last position pass, on each constraint right after
+///   that constraint's own projection (`project_and_hold_constraint`): its points' λn
+///   have settled by then, as they have for a pass of its own after the normal passes,
+///   but the bodies are gathered once for both, and the later constraints of the pass
+///   project against positions friction has already corrected. Measured at 20 s
+///   (sleeping off), boxes faster than 5 cm/s: 60 rows 619 → 41, 100 rows 3708 → 2689
+///   against a pass of its own (with the single velocity pass of `settle_constraint`:
+///   101 and 2970). Not kept: static friction in every position pass (60 rows: 1739
+///   boxes fast; with λn still growing, the first pass's cone is too small and its
+///   slips are marked early), and each point's friction straight after its own
+///   normal correction (before 2026-11: the tangential correction at one corner
+///   turned the box and pushed the other corner in, whose normal correction then
+///   turned it back — a rocking that grew).
 ///
 /// Still open: the 100-row pyramid does not come to rest. Measured, it rocks rather
 /// than slips (module docs, "Still open", in `xpbd/rocking_and_cost.md`); tried on it here and not kept: pulling back
@@ -357,6 +357,38 @@ pub(super) fn solve_static_friction(states: &mut BodyStates, constraints: &mut C
     for (c, points) in constraints.iter_mut() {
         hold_constraint(&mut states.states, c, points, slip_drift);
     }
+}
+
+/// `solve_positions` then `solve_static_friction` on each constraint in turn: the last
+/// position pass of a substep (see `solve_static_friction` for why).
+///
+/// One constraint after another: the reference `xpbd_wide.rs` is tested against.
+#[cfg(test)]
+pub(super) fn solve_positions_and_hold(
+    states: &mut BodyStates,
+    constraints: &mut Constraints,
+    slop: f32,
+    shed_so_far: f32,
+    start: Option<SubstepStart>,
+) {
+    for (c, points) in constraints.iter_mut() {
+        project_and_hold_constraint(&mut states.states, c, points, slop, shed_so_far, start);
+    }
+}
+
+/// `solve_positions_and_hold` for one constraint: its points projected, then held by
+/// static friction (slip limit: the slop).
+#[inline]
+pub(super) fn project_and_hold_constraint(
+    states: &mut [BodyState],
+    c: &Constraint,
+    points: &mut [ConstraintPoint],
+    slop: f32,
+    shed_so_far: f32,
+    start: Option<SubstepStart>,
+) {
+    project_constraint(states, c, points, slop, shed_so_far, start);
+    hold_constraint(states, c, points, slop);
 }
 
 /// `solve_static_friction` for one constraint.
@@ -401,19 +433,29 @@ pub(super) fn hold_constraint(
     states[ib] = b;
 }
 
-/// The velocity pass over the points the projection moved: restitution (or zero normal
-/// speed) and dynamic friction.
+/// The velocity pass over the points the projection moved or that touch: restitution
+/// (or zero normal speed) and dynamic friction, once per substep.
+///
+/// One pass, not as many as the position passes (two, until 2026-11-27: the first
+/// without friction, so that a pushed point's equality could not raise the friction
+/// limit). With static friction held in the last position pass
+/// (`solve_static_friction`), measured at 20 s with sleeping off, boxes faster than
+/// 5 cm/s on 60 and 100 rows, and whether the shipped scenes come to rest:
+///
+/// | velocity passes | 60 rows | 100 rows | rest |
+/// |---|---:|---:|---|
+/// | two (and static friction in a pass of its own, as before) | 619 | 3708 | yes |
+/// | two | 41 | 2689 | a star on two tips of the non-convex test scene keeps 6 cm/s |
+/// | one, each point's friction after its normal | 101 | 2970 | the default scene rocks at 0.05 rad/s |
+/// | one, every normal then every friction (kept) | 218 | 3029 | yes |
+///
+/// The second pass was a fifth of a step's instructions on the 5050-box pyramid.
 ///
 /// One constraint after another: the reference `xpbd_wide.rs` is tested against.
 #[cfg(test)]
-pub(super) fn solve_velocities(
-    states: &mut BodyStates,
-    constraints: &mut Constraints,
-    settings: &VelocityPass,
-    with_friction: bool,
-) {
+pub(super) fn solve_velocities(states: &mut BodyStates, constraints: &mut Constraints, settings: &VelocityPass) {
     for (c, points) in constraints.iter_mut() {
-        settle_constraint(&mut states.states, c, points, settings, with_friction);
+        settle_constraint(&mut states.states, c, points, settings);
     }
 }
 
@@ -424,24 +466,29 @@ pub(super) fn settle_constraint(
     c: &Constraint,
     points: &mut [ConstraintPoint],
     settings: &VelocityPass,
-    with_friction: bool,
 ) {
     let (ia, ib) = (c.a as usize, c.b as usize);
     let (mut a, mut b) = (states[ia], states[ib]);
     let (friction, restitution) = (c.friction, c.restitution);
+    // A point the projection pushed this substep is an equality: its normal speed
+    // becomes the target. A point merely touching (overlapping, but within the slop, so
+    // not pushed) only may not approach: without it, a box whose one corner was pushed
+    // rolls on the other for ever. Touching counts from the first overlap, not only
+    // near the slop's depth: with the band 0.1 mm wide, a box could rock through the
+    // rest of the slop freely, and the 20-row pyramid swayed for three seconds (top box
+    // over 1.1 cm after the first second; 0.9 cm now). The pass changes velocities only,
+    // so whether a point acts is the same in both loops.
+    let acts =
+        |p: &ConstraintPoint, a: &BodyState, b: &BodyState| p.normal_impulse > 0.0 || p.current_separation(a, b) <= 0.0;
+    // The normal part on every point first, then friction on every point: friction's
+    // cone then holds the whole constraint's normal impulse (with each point's
+    // friction straight after its own normal, the default scene kept rocking at
+    // 0.05 rad/s and never fell asleep).
     for p in points.iter_mut() {
-        // A point the projection pushed this substep is an equality: its normal
-        // speed becomes the target. A point merely touching (overlapping, but within
-        // the slop, so not pushed) only may not approach: without it, a box whose one
-        // corner was pushed rolls on the other for ever. Touching counts from the
-        // first overlap, not only near the slop's depth: with the band 0.1 mm wide,
-        // a box could rock through the rest of the slop freely, and the 20-row
-        // pyramid swayed for three seconds (top box over 1.1 cm after the first
-        // second; 0.9 cm now).
-        let pushed = p.normal_impulse > 0.0;
-        if !pushed && p.current_separation(&a, &b) > 0.0 {
+        if !acts(p, &a, &b) {
             continue;
         }
+        let pushed = p.normal_impulse > 0.0;
         let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
         let n = p.normal;
         let vn = relative_velocity(&a, &b, r_a, r_b).dot(n);
@@ -463,15 +510,18 @@ pub(super) fn settle_constraint(
                 super::constraint::apply_impulse(&mut a, &mut b, r_a, r_b, (total - before) * n);
             }
         }
-        if !with_friction {
+    }
+    for p in points.iter_mut() {
+        if !acts(p, &a, &b) {
             continue;
         }
+        let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
         // Dynamic friction, limited by μ times the normal impulse of the substep
         // (the projection's λn/h — λn is a positional impulse, kg·m — and the
-        // velocity passes'), less what static friction already spent of that cone
+        // velocity pass's), less what static friction already spent of that cone
         // as a position correction (|λt|/h): the box then slides down a 35° slope
         // within 0.3% of the textbook, and friction is never counted twice.
-        let tangent = tangent_of(n);
+        let tangent = tangent_of(p.normal);
         let vt = relative_velocity(&a, &b, r_a, r_b).dot(tangent);
         let w_t = inverse_effective_mass(&a, &b, r_a, r_b, tangent);
         let cone = friction * (p.normal_impulse * settings.inv_h + p.velocity_normal_impulse.max(0.0));

@@ -24,9 +24,9 @@
 //! **Idle bundles.** Nearly half of the constraints of a resting pile are speculative
 //! pairs (`contacts.rs`'s margin: neighbours close but not touching), which push
 //! nothing. Bundled apart from the touching ones (the order within a colour does not
-//! change the answer), whole bundles of them are skipped by the static friction pass
-//! (no point pushed) and by a substep's later velocity passes (no point acted in its
-//! first), without gathering their bodies.
+//! change the answer), whole bundles of them are skipped by the pull-back of old drift
+//! before the substeps (no point pushed) without gathering their bodies, and the last
+//! position pass of a substep skips their static friction (all four lanes unpushed).
 //!
 //! **The same answer, bit for bit.** Every lane computes the expressions of the scalar
 //! pass in the same order and association (Rust does not contract a·b + c into a fused
@@ -51,8 +51,10 @@
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
 use super::lanes::{mask, Slots, F4, LANES};
-use super::xpbd::{hold_constraint, project_constraint, settle_constraint, SubstepStart, VelocityPass};
-use passes::{hold_bundle, project_bundle, settle_bundle, SettleLanes};
+use super::xpbd::{
+    hold_constraint, project_and_hold_constraint, project_constraint, settle_constraint, SubstepStart, VelocityPass,
+};
+use passes::{hold_bundle, project_and_hold_bundle, project_bundle, settle_bundle};
 
 mod passes;
 
@@ -125,8 +127,6 @@ struct ColourRun {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WideXpbd {
     bundles: Vec<Bundle>,
-    /// Per bundle, its points' geometry in the velocity passes of a substep.
-    settled: Vec<[SettleLanes; 2]>,
     /// Indices into [`Constraints::list`] of the constraints solved one at a time.
     singles: Vec<u32>,
     runs: Vec<ColourRun>,
@@ -164,7 +164,6 @@ impl WideXpbd {
     pub fn build(&mut self, constraints: &Constraints, states: &BodyStates) {
         let WideXpbd {
             bundles,
-            settled,
             singles,
             runs,
             kinds,
@@ -178,8 +177,6 @@ impl WideXpbd {
         // have stopped growing.
         let most = constraints.list.len();
         bundles.reserve(most / LANES + 2 * COLOURS as usize);
-        settled.clear();
-        settled.reserve(most / LANES + 2 * COLOURS as usize);
         singles.reserve(most);
         runs.reserve(COLOURS as usize);
         for kind in kinds.iter_mut() {
@@ -231,24 +228,22 @@ impl WideXpbd {
                 singles: (singles_from, singles.len() as u32),
             });
         }
-        settled.resize(bundles.len(), Default::default());
     }
 
-    /// Every bundle and single constraint, colour by colour: `bundle` for the bundles
-    /// (with their points' geometry in the velocity passes), `single` for the rest.
+    /// Every bundle and single constraint, colour by colour: `bundle` for the bundles,
+    /// `single` for the rest.
     #[inline]
     fn each(
         &mut self,
         states: &mut BodyStates,
         constraints: &mut Constraints,
-        mut bundle: impl FnMut(&mut [BodyState], &mut Bundle, &mut [SettleLanes; 2]),
+        mut bundle: impl FnMut(&mut [BodyState], &mut Bundle),
         mut single: impl FnMut(&mut [BodyState], &Constraint, &mut [ConstraintPoint]),
     ) {
         let states = &mut states.states[..];
         for run in &self.runs {
-            let range = run.bundles.0 as usize..run.bundles.1 as usize;
-            for (b, g) in self.bundles[range.clone()].iter_mut().zip(&mut self.settled[range]) {
-                bundle(states, b, g);
+            for b in &mut self.bundles[run.bundles.0 as usize..run.bundles.1 as usize] {
+                bundle(states, b);
             }
             for &index in &self.singles[run.singles.0 as usize..run.singles.1 as usize] {
                 let c = constraints.list[index as usize];
@@ -271,8 +266,27 @@ impl WideXpbd {
         self.each(
             states,
             constraints,
-            |states, bundle, _| project_bundle(states, bundle, slop, shed_so_far, start),
+            |states, bundle| project_bundle(states, bundle, slop, shed_so_far, start),
             |states, c, points| project_constraint(states, c, points, slop, shed_so_far, start),
+        );
+    }
+
+    /// `xpbd::solve_positions_and_hold`: the substep's last position pass, each
+    /// constraint held by static friction right after its projection (the bodies
+    /// gathered and scattered once for both).
+    pub fn positions_and_hold(
+        &mut self,
+        states: &mut BodyStates,
+        constraints: &mut Constraints,
+        slop: f32,
+        shed_so_far: f32,
+        start: Option<SubstepStart>,
+    ) {
+        self.each(
+            states,
+            constraints,
+            |states, bundle| project_and_hold_bundle(states, bundle, slop, shed_so_far, start),
+            |states, c, points| project_and_hold_constraint(states, c, points, slop, shed_so_far, start),
         );
     }
 
@@ -282,27 +296,18 @@ impl WideXpbd {
         self.each(
             states,
             constraints,
-            |states, bundle, _| hold_bundle(states, bundle, slip_drift),
+            |states, bundle| hold_bundle(states, bundle, slip_drift),
             |states, c, points| hold_constraint(states, c, points, slip_drift),
         );
     }
 
-    /// `xpbd::solve_velocities`: one velocity pass, with dynamic friction when
-    /// `with_friction`. The `first` of a substep's velocity passes must come after its
-    /// last position pass; the others read what it found of the positions.
-    pub fn velocities(
-        &mut self,
-        states: &mut BodyStates,
-        constraints: &mut Constraints,
-        settings: &VelocityPass,
-        with_friction: bool,
-        first: bool,
-    ) {
+    /// `xpbd::solve_velocities`: the substep's velocity pass, after its position passes.
+    pub fn velocities(&mut self, states: &mut BodyStates, constraints: &mut Constraints, settings: &VelocityPass) {
         self.each(
             states,
             constraints,
-            |states, bundle, geometry| settle_bundle(states, bundle, geometry, settings, with_friction, first),
-            |states, c, points| settle_constraint(states, c, points, settings, with_friction),
+            |states, bundle| settle_bundle(states, bundle, settings),
+            |states, c, points| settle_constraint(states, c, points, settings),
         );
     }
 

@@ -167,10 +167,56 @@ pub(super) fn project_bundle(
 ) {
     let mut a = BodyLanes::gather(states, &bundle.a);
     let mut b = BodyLanes::gather(states, &bundle.b);
+    if project_lanes(&mut a, &mut b, bundle, slop, shed_so_far, start) {
+        scatter_pose(states, bundle, &a, &b);
+    }
+    // Else no lane corrected anything (a bundle of pairs apart or resting within the
+    // slop, most of a resting pile's in some passes): the lanes hold what was gathered,
+    // bit for bit, so scattering them would change nothing. Skipping it took 5% off the
+    // position passes of the 5050-box pyramid.
+}
+
+/// `xpbd::project_and_hold_constraint`, four constraints at once: the bodies gathered
+/// and scattered once for both.
+#[inline]
+pub(super) fn project_and_hold_bundle(
+    states: &mut [BodyState],
+    bundle: &mut Bundle,
+    slop: f32,
+    shed_so_far: f32,
+    start: Option<SubstepStart>,
+) {
+    let mut a = BodyLanes::gather(states, &bundle.a);
+    let mut b = BodyLanes::gather(states, &bundle.b);
+    let projected = project_lanes(&mut a, &mut b, bundle, slop, shed_so_far, start);
+    let held = hold_lanes(&mut a, &mut b, bundle, slop);
+    if projected || held {
+        scatter_pose(states, bundle, &a, &b);
+    }
+}
+
+/// Writes the poses of the bundle's bodies that can move back from the lanes.
+#[inline]
+fn scatter_pose(states: &mut [BodyState], bundle: &Bundle, a: &BodyLanes, b: &BodyLanes) {
+    let lanes = bundle.lanes as usize;
+    a.scatter_pose(states, &bundle.a, &bundle.movable_a, lanes);
+    b.scatter_pose(states, &bundle.b, &bundle.movable_b, lanes);
+}
+
+/// The arithmetic of [`project_bundle`] on gathered bodies; whether any lane moved.
+#[inline]
+fn project_lanes(
+    a: &mut BodyLanes,
+    b: &mut BodyLanes,
+    bundle: &mut Bundle,
+    slop: f32,
+    shed_so_far: f32,
+    start: Option<SubstepStart>,
+) -> bool {
     let m = bundle.masses();
     let count = bundle.points as usize;
     if let Some(start) = start {
-        begin_bundle(&a, &b, bundle, start);
+        begin_bundle(a, b, bundle, start);
     }
     let (slop, shed_so_far) = (F4::splat(slop), F4::splat(shed_so_far));
     let mut moved = false;
@@ -191,18 +237,9 @@ pub(super) fn project_bundle(
         }
         moved = true;
         p.normal_impulse = plus_where(p.normal_impulse, delta, apply);
-        m.apply_correction(&mut a, &mut b, (r_a, r_b), (delta * nx, delta * ny), apply);
+        m.apply_correction(a, b, (r_a, r_b), (delta * nx, delta * ny), apply);
     }
-    if !moved {
-        // No lane corrected anything (a bundle of pairs apart or resting within the slop,
-        // most of a resting pile's in some passes): the lanes hold what was gathered, bit
-        // for bit, so scattering them would change nothing. Skipping it took 5% off
-        // the position passes of the 5050-box pyramid.
-        return;
-    }
-    let lanes = bundle.lanes as usize;
-    a.scatter_pose(states, &bundle.a, &bundle.movable_a, lanes);
-    b.scatter_pose(states, &bundle.b, &bundle.movable_b, lanes);
+    moved
 }
 
 /// `SubstepStart::begin`, four constraints at once: the relative normal velocity before
@@ -240,6 +277,16 @@ pub(super) fn hold_bundle(states: &mut [BodyState], bundle: &mut Bundle, slip_dr
     }
     let mut a = BodyLanes::gather(states, &bundle.a);
     let mut b = BodyLanes::gather(states, &bundle.b);
+    if hold_lanes(&mut a, &mut b, bundle, slip_drift) {
+        scatter_pose(states, bundle, &a, &b);
+    }
+    // Else the lanes hold what was gathered: scattering it would change nothing.
+}
+
+/// The arithmetic of [`hold_bundle`] on gathered bodies; whether any lane moved.
+#[inline]
+fn hold_lanes(a: &mut BodyLanes, b: &mut BodyLanes, bundle: &mut Bundle, slip_drift: f32) -> bool {
+    let count = bundle.points as usize;
     let m = bundle.masses();
     let friction = bundle.friction;
     let slip_drift = F4::splat(slip_drift);
@@ -273,21 +320,15 @@ pub(super) fn hold_bundle(states: &mut [BodyState], bundle: &mut Bundle, slip_dr
         moved |= apply.any();
         let delta_t = total - p.tangent_impulse;
         p.tangent_impulse = apply.select(total, p.tangent_impulse);
-        m.apply_correction(&mut a, &mut b, (r_a, r_b), (delta_t * tx, delta_t * ty), apply);
+        m.apply_correction(a, b, (r_a, r_b), (delta_t * tx, delta_t * ty), apply);
     }
-    if !moved {
-        return; // the lanes hold what was gathered: scattering it would change nothing
-    }
-    let lanes = bundle.lanes as usize;
-    a.scatter_pose(states, &bundle.a, &bundle.movable_a, lanes);
-    b.scatter_pose(states, &bundle.b, &bundle.movable_b, lanes);
+    moved
 }
 
-/// What a point's velocity passes read of the positions, which those passes do not
-/// change (they move velocities only): computed in a substep's first velocity pass and
-/// read in the others, which then gather only the bodies' velocities.
+/// What a point's velocity pass reads of the positions, which the pass does not change
+/// (it moves velocities only).
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct SettleLanes {
+struct SettleLanes {
     /// The anchors turned with the bodies (m).
     r_a: (F4, F4),
     r_b: (F4, F4),
@@ -337,46 +378,31 @@ fn settle_geometry(
     }
 }
 
-/// `xpbd::settle_constraint`, four constraints at once. The substep's `first` velocity
-/// pass computes the points' `geometry`; the others read it.
+/// `xpbd::settle_constraint`, four constraints at once.
 #[inline]
-pub(super) fn settle_bundle(
-    states: &mut [BodyState],
-    bundle: &mut Bundle,
-    geometry: &mut [SettleLanes; 2],
-    settings: &VelocityPass,
-    with_friction: bool,
-    first: bool,
-) {
+pub(super) fn settle_bundle(states: &mut [BodyState], bundle: &mut Bundle, settings: &VelocityPass) {
     let count = bundle.points as usize;
-    if !first && !geometry[..count].iter().any(|g| g.acts.any()) {
-        return; // no point acts (apart, or within the margin only), as the first pass found
-    }
-    let (mut a, mut b) = if first {
-        (
-            BodyLanes::gather(states, &bundle.a),
-            BodyLanes::gather(states, &bundle.b),
-        )
-    } else {
-        (
-            BodyLanes::gather_velocity(states, &bundle.a),
-            BodyLanes::gather_velocity(states, &bundle.b),
-        )
-    };
+    let mut a = BodyLanes::gather(states, &bundle.a);
+    let mut b = BodyLanes::gather(states, &bundle.b);
     let m = bundle.masses();
     let (friction, restitution) = (bundle.friction, bundle.restitution);
     let threshold = -F4::splat(settings.restitution_threshold);
     let inv_h = F4::splat(settings.inv_h);
+    let mut geometry = [SettleLanes::default(); 2];
     let mut moved = false;
-    for (p, g) in bundle.point[..count].iter_mut().zip(geometry.iter_mut()) {
-        if first {
-            *g = settle_geometry(&a, &b, &m, p, restitution, threshold);
-        }
+    for (p, g) in bundle.point[..count].iter().zip(&mut geometry) {
+        *g = settle_geometry(&a, &b, &m, p, restitution, threshold);
+        moved |= g.acts.any();
+    }
+    if !moved {
+        return; // no point acts: the lanes hold what was gathered
+    }
+    // The normal part on every point, then friction on every point (`settle_constraint`).
+    for (p, g) in bundle.point[..count].iter_mut().zip(&geometry) {
         let acts = g.acts;
         if !acts.any() {
             continue;
         }
-        moved = true;
         let (r_a, r_b) = (g.r_a, g.r_b);
         let (nx, ny) = (p.normal_x, p.normal_y);
         let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
@@ -388,9 +414,14 @@ pub(super) fn settle_bundle(
         p.velocity_normal_impulse = apply.select(total, before);
         let impulse = total - before;
         m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * nx, impulse * ny), apply);
-        if !with_friction {
+    }
+    for (p, g) in bundle.point[..count].iter_mut().zip(&geometry) {
+        let acts = g.acts;
+        if !acts.any() {
             continue;
         }
+        let (r_a, r_b) = (g.r_a, g.r_b);
+        let (nx, ny) = (p.normal_x, p.normal_y);
         let (tx, ty) = (ny, -nx);
         let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
         let vt = vx * tx + vy * ty;
@@ -400,9 +431,6 @@ pub(super) fn settle_bundle(
         let impulse = clamp(-vt / w_t, -limit, limit);
         let apply = acts & vt.simd_ne(F4::ZERO) & w_t.simd_gt(F4::ZERO) & impulse.is_finite();
         m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * tx, impulse * ty), apply);
-    }
-    if !moved {
-        return; // no point acts: the lanes hold what was gathered
     }
     let lanes = bundle.lanes as usize;
     a.scatter_velocity(states, &bundle.a, &bundle.movable_a, lanes);

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::dynamics::test_rng::Lcg;
-use crate::dynamics::xpbd::{pull_back_old_drift, solve_positions, solve_static_friction, solve_velocities};
+use crate::dynamics::xpbd::{pull_back_old_drift, solve_positions, solve_positions_and_hold, solve_velocities};
 use crate::math::{Rot, Vec2};
 
 /// Slots of the fixed bodies (static, at their start pose) and of the kinematic one.
@@ -164,10 +164,8 @@ fn scalar_substeps(states: &mut BodyStates, constraints: &mut Constraints) {
     for substep in 0..3 {
         let shed = MAX_PUSH_M * (substep + 1) as f32;
         solve_positions(states, constraints, SLOP, shed, Some(start()));
-        solve_positions(states, constraints, SLOP, shed, None);
-        solve_static_friction(states, constraints, SLOP);
-        solve_velocities(states, constraints, &VELOCITY_PASS, false);
-        solve_velocities(states, constraints, &VELOCITY_PASS, true);
+        solve_positions_and_hold(states, constraints, SLOP, shed, None);
+        solve_velocities(states, constraints, &VELOCITY_PASS);
     }
 }
 
@@ -181,17 +179,15 @@ fn wide_substeps(states: &mut BodyStates, constraints: &mut Constraints, wide: &
     for substep in 0..3 {
         let shed = MAX_PUSH_M * (substep + 1) as f32;
         wide.positions(states, constraints, SLOP, shed, Some(start()));
-        wide.positions(states, constraints, SLOP, shed, None);
-        wide.static_friction(states, constraints, SLOP);
-        wide.velocities(states, constraints, &VELOCITY_PASS, false, true);
-        wide.velocities(states, constraints, &VELOCITY_PASS, true, false);
+        wide.positions_and_hold(states, constraints, SLOP, shed, None);
+        wide.velocities(states, constraints, &VELOCITY_PASS);
     }
     wide.write_back(constraints);
 }
 
 /// The four-wide passes give what one constraint after another in colour order gives,
-/// bit for bit: the substep's start, position passes, static friction (and its
-/// pull-back), velocity passes with and without friction, over several substeps.
+/// bit for bit: the substep's start, position passes, the last one with static
+/// friction, the pull-back of old drift, the velocity pass, over several substeps.
 #[test]
 fn wide_passes_equal_one_at_a_time() {
     for seed in 1..=20 {

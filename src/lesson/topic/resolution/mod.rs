@@ -12,9 +12,9 @@
 //! contact points with their accumulated impulses. The lesson shows, method by method,
 //! the passes of one substep (`passes.rs`): the literal projection's pair moves (one
 //! pair pushed out, the next disturbed), the position-based solver's prediction,
-//! position passes, static friction and velocity passes, and the impulse solver's warm
-//! start, velocity iterations and relax iteration (a resting stack held from the first
-//! iteration). The worlds then run on to a second, and the last step compares how far
+//! position passes (the last with static friction) and velocity pass, and the impulse
+//! solver's warm start, velocity iterations and relax iteration (a resting stack held
+//! from the first iteration). The worlds then run on to a second, and the last step compares how far
 //! the top box went.
 
 mod passes;

@@ -109,19 +109,19 @@ pub(super) fn steps(lesson: &Lesson, m: usize, frames: &[Frame], shown: &[usize]
                 format!("v += g·h, x += v·h: every box moves as if nothing held it, into the one below (boxes falling together do not close their own gaps; the ground does not fall). Past the slop now: {}. The lambdas listed are still the last substep's: the first position pass starts them from zero. {state}", past_slop(f, lesson.slop)),
                 line::PREDICT,
             ),
+            PassKind::PositionPass if nth as usize == n_of(f.kind) => (
+                format!("position pass {nth} of {}, with static friction", n_of(f.kind)),
+                format!("Every point overlapping past the slop is projected out, as before; and right after each contact's own projection, each pushed point's drift along the surface is pulled back, within mu times its lambda (static friction). {state}"),
+                line::STATIC_FRICTION,
+            ),
             PassKind::PositionPass => (
                 format!("position pass {nth} of {}", n_of(f.kind)),
                 format!("Every point overlapping past the slop is projected out: d lambda = -C/(wA + wB), both bodies moved by their shares, rotation included. {state}"),
                 line::PROJECT,
             ),
-            PassKind::StaticFriction => (
-                "static friction".to_string(),
-                format!("Each pushed point's drift along the surface is pulled back, within mu times its lambda. {state}"),
-                line::STATIC_FRICTION,
-            ),
             _ => (
-                format!("velocity pass {nth} of {}", n_of(PassKind::VelocityPass)),
-                format!("Velocities are read off the positions, v = (x - x_prev)/h; then each pushed point's normal speed is set to zero (or -e times its approach){}. The lambdas are the position passes'. {state}", if nth as usize == n_of(PassKind::VelocityPass) { ", with dynamic friction in this last pass" } else { "" }),
+                "velocity pass".to_string(),
+                format!("Velocities are read off the positions, v = (x - x_prev)/h; then each pushed point's normal speed is set to zero (or -e times its approach), and dynamic friction takes what static friction left of the cone. The lambdas are the position passes'. {state}"),
                 line::VELOCITY_PASS,
             ),
         };

@@ -65,7 +65,7 @@ pub(super) fn shown(frames: &[Frame], method: Resolution) -> Vec<usize> {
         Resolution::LiteralProjection => f.kind == PassKind::LiteralPair,
         Resolution::Projection => matches!(
             f.kind,
-            PassKind::Integrate | PassKind::PositionPass | PassKind::StaticFriction | PassKind::VelocityPass
+            PassKind::Integrate | PassKind::PositionPass | PassKind::VelocityPass
         ),
         Resolution::Impulses => matches!(
             f.kind,
