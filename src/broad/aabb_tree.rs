@@ -38,6 +38,7 @@
 use crate::bounds::Aabb;
 use crate::math::Vec2;
 
+mod build;
 mod restructure;
 
 /// Default margin by which leaves are fattened (metres): Box2D's `b2_aabbMargin`. Bodies
@@ -350,22 +351,33 @@ impl DynamicTree {
     /// Calls `visit(user_data)` for every proxy whose fat box overlaps `aabb` (touching
     /// counts). `stack` is scratch, reused between calls. Returns the node boxes tested.
     pub fn query(&self, aabb: &Aabb, stack: &mut Vec<u32>, mut visit: impl FnMut(u32)) -> u64 {
-        let mut tests = 0;
         stack.clear();
-        if self.root != NULL {
-            stack.push(self.root);
+        let Some(root) = self.node(self.root) else { return 0 };
+        let mut tests = 1;
+        if !root.aabb.overlaps(aabb) {
+            return tests;
         }
+        if root.is_leaf() {
+            visit(root.user_data);
+            return tests;
+        }
+        // The stack holds only internal nodes whose box overlaps: each child is tested
+        // before it is pushed, so the half or more of the children a query rejects
+        // never go through the stack (the same nodes are tested, in the same number).
+        stack.push(self.root);
         while let Some(i) = stack.pop() {
             let node = &self.nodes[i as usize];
-            tests += 1;
-            if !node.aabb.overlaps(aabb) {
-                continue;
-            }
-            if node.is_leaf() {
-                visit(node.user_data);
-            } else {
-                stack.push(node.child1);
-                stack.push(node.child2);
+            for child in [node.child1, node.child2] {
+                let c = &self.nodes[child as usize];
+                tests += 1;
+                if !c.aabb.overlaps(aabb) {
+                    continue;
+                }
+                if c.is_leaf() {
+                    visit(c.user_data);
+                } else {
+                    stack.push(child);
+                }
             }
         }
         tests

@@ -233,6 +233,22 @@ impl AabbTreeBroadPhase {
         self.is_moved.clear();
         self.is_moved.resize(proxies.len(), false);
         self.lost = false;
+        if self.slots.is_empty() && self.tree.proxy_count() == 0 && self.static_tree.proxy_count() == 0 {
+            self.create_all(proxies);
+            return;
+        }
+        // Slots beyond the slice are gone.
+        while self.slots.len() > proxies.len() {
+            if let Some(Slot {
+                handle: Some(id),
+                is_static,
+                ..
+            }) = self.slots.pop()
+            {
+                self.tree_for(is_static).destroy_proxy(id);
+                self.lost = true;
+            }
+        }
         for (slot, p) in proxies.iter().enumerate() {
             let usable = is_usable(&p.aabb);
             if slot == self.slots.len() {
@@ -285,6 +301,40 @@ impl AabbTreeBroadPhase {
                 is_static: p.is_static,
             };
         }
+    }
+
+    /// A proxy for every usable box of `proxies`, into empty trees: each tree is built
+    /// whole (`aabb_tree/build.rs`), not one insertion at a time, and every slot with a
+    /// proxy is moved.
+    fn create_all(&mut self, proxies: &[Proxy]) {
+        self.slots.extend(proxies.iter().map(|p| Slot {
+            handle: None,
+            fat: p.aabb,
+            previous: p.aabb,
+            is_static: p.is_static,
+        }));
+        for is_static in [false, true] {
+            let tight: Vec<(Aabb, u32)> = proxies
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.is_static == is_static && is_usable(&p.aabb))
+                .map(|(slot, p)| (p.aabb, slot as u32))
+                .collect();
+            let ids = self.tree_for(is_static).create_proxies(&tight);
+            for (&(_, slot), id) in tight.iter().zip(ids) {
+                let fat = self.fat_of(Some(id), is_static, proxies[slot as usize].aabb);
+                let s = &mut self.slots[slot as usize];
+                s.handle = Some(id);
+                s.fat = fat;
+            }
+        }
+        self.moved.extend(
+            self.slots
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.handle.is_some())
+                .map(|(slot, _)| slot as u32),
+        );
     }
 
     /// Marks the slots in `moved` (after [`Self::move_proxies`]).

@@ -132,3 +132,50 @@ fn a_box_leaving_its_fat_box_among_its_neighbours_is_refitted_in_place() {
         }
     }
 }
+
+/// Built whole, a tree of a pyramid of boxes is valid and balanced, and answers every
+/// query like the tree built one insertion at a time; it then takes moves, insertions
+/// and removals like any other.
+#[test]
+fn a_tree_built_whole_answers_like_one_built_by_insertions() {
+    let mut tight = Vec::new();
+    for row in 0..20u32 {
+        for col in 0..(20 - row) {
+            tight.push((
+                unit_box(col as f32 * 1.005 + row as f32 * 0.5, row as f32),
+                tight.len() as u32,
+            ));
+        }
+    }
+    let mut whole = DynamicTree::new(0.1);
+    let ids = whole.create_proxies(&tight);
+    whole.validate().unwrap();
+    assert_eq!(whole.proxy_count(), tight.len());
+    assert!(whole.height() <= 8, "height {}", whole.height());
+    let mut incremental = DynamicTree::new(0.1);
+    for &(aabb, data) in &tight {
+        incremental.create_proxy(aabb, data);
+    }
+    let mut stack = Vec::new();
+    let answer = |tree: &DynamicTree, query: &Aabb, stack: &mut Vec<u32>| {
+        let mut found = Vec::new();
+        tree.query(query, stack, |d| found.push(d));
+        found.sort_unstable();
+        found
+    };
+    for (&(aabb, _), &id) in tight.iter().zip(&ids) {
+        assert_eq!(whole.fat_aabb(id), Some(aabb.inflated(0.1)));
+        assert_eq!(
+            answer(&whole, &aabb, &mut stack),
+            answer(&incremental, &aabb, &mut stack)
+        );
+    }
+    assert_eq!(whole.move_proxy(ids[3], unit_box(30.0, 0.0), Vec2::ZERO), Some(true));
+    assert!(whole.destroy_proxy(ids[7]));
+    whole.create_proxy(unit_box(-5.0, 0.0), 999);
+    whole.validate().unwrap();
+    // Into a tree that has proxies, one at a time.
+    let more = whole.create_proxies(&tight[..5]);
+    assert_eq!(more.len(), 5);
+    whole.validate().unwrap();
+}
