@@ -4,7 +4,7 @@
 //! when its box leaves its fat box (the box grown by the margin and stretched along its
 //! motion). The broad phase keeps, between steps, every pair whose *fat* boxes overlap
 //! (Box2D's pair set, Bullet's overlapping-pair cache). Fat boxes change only when a
-//! proxy is reinserted, so a step only
+//! proxy is reinserted (or refitted in place, `aabb_tree.rs`), so a step only
 //!
 //! 1. drops the kept pairs of a reinserted proxy (step 2 finds those that still
 //!    overlap) and of a removed one,
