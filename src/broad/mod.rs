@@ -177,7 +177,8 @@ pub struct BroadPhaseStats {
     pub tree_nodes: usize,
     /// Tree: height of the root (a single leaf has height 0).
     pub tree_height: u32,
-    /// Tree: proxies reinserted because their box left its fat box.
+    /// Tree: proxies given a new fat box because their box left the old one (reinserted,
+    /// or refitted in place when a near ancestor held the new box).
     pub reinserts: usize,
     /// True when the algorithm rebuilt its state from scratch this step (first step,
     /// kind switched, proxy count changed a lot).

@@ -4,7 +4,7 @@
 //! when its box leaves its fat box (the box grown by the margin and stretched along its
 //! motion). The broad phase keeps, between steps, every pair whose *fat* boxes overlap
 //! (Box2D's pair set, Bullet's overlapping-pair cache). Fat boxes change only when a
-//! proxy is reinserted, so a step only
+//! proxy is reinserted (or refitted in place, `aabb_tree.rs`), so a step only
 //!
 //! 1. drops the kept pairs of a reinserted proxy (step 2 finds those that still
 //!    overlap) and of a removed one,
@@ -33,9 +33,10 @@
 //! for each slot: move its proxy in its tree; reinserted, created or changed static flag
 //!     (then moved to the other tree) → moved
 //! pairs.retain(neither moved nor removed)
-//! fresh = for each moved slot a: movable_tree.query(a's fat box), and static_tree's too
-//!     when a is movable → b, unless b moved and b < a
-//! pairs = merge(pairs, sort(fresh))
+//! fresh = for each moved slot a (increasing): movable_tree.query(a's fat box), and
+//!     static_tree's too when a is movable → b, unless b moved and b < a
+//!     (pairs (a, b) above a sorted per a; pairs (b, a) below a sorted together)
+//! pairs = merge(pairs, fresh below a), then merge(pairs, fresh above a)
 //! out = pairs whose tight boxes overlap, as (id, id)
 //! ```
 
@@ -81,6 +82,9 @@ pub struct AabbTreeBroadPhase {
     /// box unusable): its kept pairs must go.
     lost: bool,
     fresh: Vec<(u32, u32)>,
+    /// Scratch: the fresh pairs whose lower slot did not move (see step 2 of
+    /// [`Self::update`]).
+    fresh_below: Vec<(u32, u32)>,
     /// Per slot: its kept pairs stay (it has a proxy and did not move).
     kept: Vec<bool>,
 }
@@ -169,16 +173,25 @@ impl AabbTreeBroadPhase {
             self.pairs.retain(|&(a, b)| alive(a) && alive(b));
         }
 
-        // 2. The moved proxies' partners, each pair once.
+        // 2. The moved proxies' partners, each pair once. The moved slots come in
+        // increasing order, so the pairs `(a, b)` a moved `a` finds above it come out
+        // grouped by `a` in order, and only each small group needs sorting; the pairs
+        // `(b, a)` below it (an unmoved `b`) go to a list of their own, sorted whole.
+        // Sorting every fresh pair at once cost as much as the queries when the whole
+        // pile was new (the first step of the 5050-box pyramid).
         self.fresh.clear();
+        self.fresh_below.clear();
         for &slot_a in &self.moved {
             let a = self.slots[slot_a as usize];
-            let (fresh, is_moved) = (&mut self.fresh, &self.is_moved);
+            let group_start = self.fresh.len();
+            let (above, below, is_moved) = (&mut self.fresh, &mut self.fresh_below, &self.is_moved);
             let mut visit = |slot_b: u32| {
-                let found_from_b = is_moved[slot_b as usize] && slot_b <= slot_a;
-                if !found_from_b {
-                    fresh.push((slot_a.min(slot_b), slot_a.max(slot_b)));
+                if slot_b > slot_a {
+                    above.push((slot_a, slot_b));
+                } else if slot_b < slot_a && !is_moved[slot_b as usize] {
+                    below.push((slot_b, slot_a));
                 }
+                // Else `b` is `a` itself, or moved and below: it finds the pair.
             };
             // The movable tree holds no static proxy, and a static proxy has no pair
             // with another.
@@ -186,9 +199,13 @@ impl AabbTreeBroadPhase {
             if !a.is_static {
                 stats.bv_tests += self.static_tree.query(&a.fat, &mut self.stack, &mut visit);
             }
+            self.fresh[group_start..].sort_unstable();
+        }
+        if !self.fresh_below.is_empty() {
+            self.fresh_below.sort_unstable();
+            merge_disjoint_in_place(&mut self.pairs, &self.fresh_below);
         }
         if !self.fresh.is_empty() {
-            self.fresh.sort_unstable();
             merge_disjoint_in_place(&mut self.pairs, &self.fresh);
         }
 
@@ -216,6 +233,10 @@ impl AabbTreeBroadPhase {
         self.is_moved.clear();
         self.is_moved.resize(proxies.len(), false);
         self.lost = false;
+        if self.slots.is_empty() && self.tree.proxy_count() == 0 && self.static_tree.proxy_count() == 0 {
+            self.create_all(proxies);
+            return;
+        }
         // Slots beyond the slice are gone.
         while self.slots.len() > proxies.len() {
             if let Some(Slot {
@@ -280,6 +301,40 @@ impl AabbTreeBroadPhase {
                 is_static: p.is_static,
             };
         }
+    }
+
+    /// A proxy for every usable box of `proxies`, into empty trees: each tree is built
+    /// whole (`aabb_tree/build.rs`), not one insertion at a time, and every slot with a
+    /// proxy is moved.
+    fn create_all(&mut self, proxies: &[Proxy]) {
+        self.slots.extend(proxies.iter().map(|p| Slot {
+            handle: None,
+            fat: p.aabb,
+            previous: p.aabb,
+            is_static: p.is_static,
+        }));
+        for is_static in [false, true] {
+            let tight: Vec<(Aabb, u32)> = proxies
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.is_static == is_static && is_usable(&p.aabb))
+                .map(|(slot, p)| (p.aabb, slot as u32))
+                .collect();
+            let ids = self.tree_for(is_static).create_proxies(&tight);
+            for (&(_, slot), id) in tight.iter().zip(ids) {
+                let fat = self.fat_of(Some(id), is_static, proxies[slot as usize].aabb);
+                let s = &mut self.slots[slot as usize];
+                s.handle = Some(id);
+                s.fat = fat;
+            }
+        }
+        self.moved.extend(
+            self.slots
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.handle.is_some())
+                .map(|(slot, _)| slot as u32),
+        );
     }
 
     /// Marks the slots in `moved` (after [`Self::move_proxies`]).

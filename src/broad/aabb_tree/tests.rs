@@ -86,3 +86,96 @@ fn small_moves_do_not_reinsert() {
     assert!(fat.max.x >= 1.5 + 0.5 + 0.1 - 1e-6 && fat.min.x <= 0.5 - 0.1 + 1e-6);
     tree.validate().unwrap();
 }
+
+/// A box that leaves its fat box by a little, still inside its parent's box, keeps its
+/// place (same parent, same sibling); in a 10 x 10 pile swaying back and forth the tree
+/// stays valid and every query still answers like a scan of the leaves.
+#[test]
+fn a_box_leaving_its_fat_box_among_its_neighbours_is_refitted_in_place() {
+    let mut pair = DynamicTree::new(0.1);
+    let a = pair.create_proxy(unit_box(0.0, 0.0), 0);
+    pair.create_proxy(unit_box(1.01, 0.0), 1);
+    let family = |tree: &DynamicTree| {
+        let parent = tree.nodes[a.index as usize].parent;
+        let p = &tree.nodes[parent as usize];
+        (parent, p.child1, p.child2, p.parent)
+    };
+    let before = family(&pair);
+    // 0.05 m out of its fat box, into its neighbour's.
+    let moved = unit_box(0.15, 0.0);
+    assert_eq!(pair.move_proxy(a, moved, Vec2::ZERO), Some(true));
+    assert_eq!(family(&pair), before, "the leaf kept its place");
+    assert_eq!(pair.fat_aabb(a), Some(moved.inflated(0.1)));
+    pair.validate().unwrap();
+
+    let mut tree = DynamicTree::new(0.1);
+    let ids: Vec<ProxyId> = (0..100)
+        .map(|i| tree.create_proxy(unit_box((i % 10) as f32 * 1.01, (i / 10) as f32), i))
+        .collect();
+    let mut stack = Vec::new();
+    for round in 0..6 {
+        let dx = if round % 2 == 0 { 0.15 } else { -0.15 };
+        for (i, &id) in ids.iter().enumerate() {
+            let b = unit_box((i % 10) as f32 * 1.01 + dx, (i / 10) as f32);
+            tree.move_proxy(id, b, Vec2::ZERO).unwrap();
+        }
+        tree.validate().unwrap();
+        for &id in &ids {
+            let query = tree.fat_aabb(id).unwrap();
+            let mut found = Vec::new();
+            tree.query(&query, &mut stack, |d| found.push(d));
+            found.sort_unstable();
+            let expected: Vec<u32> = (0..100u32)
+                .filter(|&j| tree.fat_aabb(ids[j as usize]).unwrap().overlaps(&query))
+                .collect();
+            assert_eq!(found, expected);
+        }
+    }
+}
+
+/// Built whole, a tree of a pyramid of boxes is valid and balanced, and answers every
+/// query like the tree built one insertion at a time; it then takes moves, insertions
+/// and removals like any other.
+#[test]
+fn a_tree_built_whole_answers_like_one_built_by_insertions() {
+    let mut tight = Vec::new();
+    for row in 0..20u32 {
+        for col in 0..(20 - row) {
+            tight.push((
+                unit_box(col as f32 * 1.005 + row as f32 * 0.5, row as f32),
+                tight.len() as u32,
+            ));
+        }
+    }
+    let mut whole = DynamicTree::new(0.1);
+    let ids = whole.create_proxies(&tight);
+    whole.validate().unwrap();
+    assert_eq!(whole.proxy_count(), tight.len());
+    assert!(whole.height() <= 8, "height {}", whole.height());
+    let mut incremental = DynamicTree::new(0.1);
+    for &(aabb, data) in &tight {
+        incremental.create_proxy(aabb, data);
+    }
+    let mut stack = Vec::new();
+    let answer = |tree: &DynamicTree, query: &Aabb, stack: &mut Vec<u32>| {
+        let mut found = Vec::new();
+        tree.query(query, stack, |d| found.push(d));
+        found.sort_unstable();
+        found
+    };
+    for (&(aabb, _), &id) in tight.iter().zip(&ids) {
+        assert_eq!(whole.fat_aabb(id), Some(aabb.inflated(0.1)));
+        assert_eq!(
+            answer(&whole, &aabb, &mut stack),
+            answer(&incremental, &aabb, &mut stack)
+        );
+    }
+    assert_eq!(whole.move_proxy(ids[3], unit_box(30.0, 0.0), Vec2::ZERO), Some(true));
+    assert!(whole.destroy_proxy(ids[7]));
+    whole.create_proxy(unit_box(-5.0, 0.0), 999);
+    whole.validate().unwrap();
+    // Into a tree that has proxies, one at a time.
+    let more = whole.create_proxies(&tight[..5]);
+    assert_eq!(more.len(), 5);
+    whole.validate().unwrap();
+}
