@@ -142,6 +142,11 @@ pub(crate) struct ContinuousScratch {
     fast: Vec<usize>,
     is_fast: Vec<bool>,
     targets: Vec<usize>,
+    /// Per slot, the box of each body that is not fast (a possible target), taken once
+    /// per sweep: only fast bodies move during it, so these boxes hold for every fast
+    /// body's search. Computed again for each fast body, they were 37% of the shipped
+    /// rain's step (1000 boxes times each fast body).
+    target_boxes: Vec<Option<Aabb>>,
 }
 
 /// One body's motion over the substep, as a function of τ ∈ [0, 1].
@@ -230,6 +235,14 @@ impl ContinuousScratch {
                 }
             }
         }
+        self.target_boxes.clear();
+        if !self.fast.is_empty() {
+            let is_fast = &self.is_fast;
+            self.target_boxes.extend((0..bodies.slot_count()).map(|slot| {
+                let fast = is_fast.get(slot).copied().unwrap_or(false);
+                bodies.slot(slot).filter(|_| !fast).map(Body::aabb)
+            }));
+        }
         for i in 0..self.fast.len() {
             let slot = self.fast[i];
             let Some(start) = self.start[slot] else { continue };
@@ -274,8 +287,9 @@ impl ContinuousScratch {
     /// Bodies whose boxes meet the swept box of `slot`'s motion, minus fast bodies and
     /// bodies it already overlaps at its start pose.
     ///
-    /// A linear scan: fast bodies are few, and the broad phase's structures hold this
-    /// substep's start boxes, not swept ones.
+    /// A linear scan over the boxes taken once per sweep (`target_boxes`): fast bodies
+    /// are few, and the broad phase's structures hold this substep's start boxes, not
+    /// swept ones.
     fn collect_targets(
         &mut self,
         bodies: &BodySet,
@@ -293,14 +307,13 @@ impl ContinuousScratch {
         let reach = Vec2::splat(body.outer_reach());
         let swept = Aabb::new(c0.min(c1) - reach, c0.max(c1) + reach).inflated(settings.slop.max(0.0));
         let (_, _, start_pose) = motion.pose_at(0.0);
-        for other in 0..bodies.slot_count() {
-            if other == slot || self.is_fast.get(other).copied().unwrap_or(false) {
+        for (other, aabb) in self.target_boxes.iter().enumerate() {
+            // Fast bodies, the body itself among them, have no box here.
+            let Some(aabb) = aabb else { continue };
+            if !aabb.overlaps(&swept) {
                 continue;
             }
             let Some(target) = bodies.slot(other) else { continue };
-            if !target.aabb().overlaps(&swept) {
-                continue;
-            }
             counts.queries += 1;
             let already = collide(
                 body.shape(),
