@@ -31,17 +31,36 @@ impl PairFrame {
         }
     }
 
+    /// A world normal with its turn into A's frame.
+    #[inline]
+    fn from_world(&self, world: Vec2) -> PairNormal {
+        PairNormal {
+            world,
+            in_a: self.rot_a.apply_inv(world),
+        }
+    }
+
+    /// A reused point's normal: its normal in A's frame turned with A, and back.
+    #[inline]
+    fn from_a(&self, in_a_then: Vec2) -> PairNormal {
+        self.from_world(self.rot_a.apply(in_a_then))
+    }
+
     /// A point at `point` (world frame) with its `normal` and `separation`, carrying
     /// over the impulses and stick points of `same`, last step's point of the same
     /// features, if any.
     fn make(
         &self,
         id: ContactId,
-        normal: Vec2,
+        normal: PairNormal,
         point: Vec2,
         separation: f32,
         same: Option<&PointContact>,
     ) -> PointContact {
+        let PairNormal {
+            world: normal,
+            in_a: normal_in_a,
+        } = normal;
         let PairFrame {
             center_a,
             center_b,
@@ -58,7 +77,7 @@ impl PairFrame {
             anchor_b,
             local_a,
             local_b,
-            normal_in_a: rot_a.apply_inv(normal),
+            normal_in_a,
             separation,
             relative_angle: self.relative_angle,
             normal_impulse: 0.0,
@@ -90,14 +109,47 @@ impl PairFrame {
     /// Last step's point `q`, moved with the bodies: its anchors give the new separation
     /// along its normal, and it is anchored again midway between them. `normal` is the
     /// normal to keep (a kept point's, fixed; a reused point's, turned with A).
-    fn carry(&self, q: &PointContact, normal: Vec2) -> PointContact {
+    fn carry(&self, q: &PointContact, normal: PairNormal) -> PointContact {
         let (r_a, r_b) = (self.rot_a.apply(q.local_a), self.rot_b.apply(q.local_b));
         let d = (self.center_b + r_b) - (self.center_a + r_a);
-        let separation = q.separation + d.dot(normal);
+        let separation = q.separation + d.dot(normal.world);
         let mid = self.center_a + r_a + 0.5 * d;
         let mut carried = self.make(q.id, normal, mid, separation, Some(q));
         carried.relative_angle = q.relative_angle;
         carried
+    }
+}
+
+/// A point's unit normal from A towards B, in the world frame and in A's own frame
+/// (`PointContact::normal`, `normal_in_a`).
+#[derive(Clone, Copy)]
+struct PairNormal {
+    world: Vec2,
+    in_a: Vec2,
+}
+
+/// The last [`PairNormal`] turned for a pair, by the bits of the vector it was made from:
+/// a pair's points mostly share one normal (both corners of a box on a box), and the
+/// turns were a tenth of the detection's own instructions on the 5050-box pyramid. Only
+/// a bit-for-bit equal source is taken from here, so every point gets exactly the normal
+/// it would get on its own.
+#[derive(Default)]
+struct LastNormal(Option<([u32; 2], PairNormal)>);
+
+impl LastNormal {
+    /// The normal made from `source` by `turn`, turned again only when `source` is not
+    /// the last one's.
+    #[inline]
+    fn of(&mut self, source: Vec2, turn: impl FnOnce(Vec2) -> PairNormal) -> PairNormal {
+        let key = [source.x.to_bits(), source.y.to_bits()];
+        match self.0 {
+            Some((last, normal)) if last == key => normal,
+            _ => {
+                let normal = turn(source);
+                self.0 = Some((key, normal));
+                normal
+            }
+        }
     }
 }
 
@@ -176,8 +228,10 @@ pub(super) fn detect_pair(
                 // its empty answer was a tenth of a reused pair's cost on the pyramids.
                 old.answer
             };
+            let mut last = LastNormal::default();
             for q in old_points {
-                gathered.push(frame.carry(q, frame.rot_a.apply(q.normal_in_a)));
+                let normal = last.of(q.normal_in_a, |n| frame.from_a(n));
+                gathered.push(frame.carry(q, normal));
             }
             let (first, count) = gathered.range();
             if count > 0 {
@@ -202,7 +256,9 @@ pub(super) fn detect_pair(
         }),
         _ => None,
     };
-    let (contact, speculative) = collide_and_speculate_known(
+    // Read in place: taken apart into two bindings, the answer was copied (a memcpy per
+    // tested pair).
+    let detected = collide_and_speculate_known(
         a.shape(),
         &pose_a,
         b.shape(),
@@ -213,25 +269,30 @@ pub(super) fn detect_pair(
         known.as_ref(),
         work,
     );
+    let (contact, speculative) = (&detected.0, &detected.1);
     work.add(&contact.work);
     if let Some(on_pair) = on_pair {
-        on_pair((ia as usize, ib as usize), &contact);
+        on_pair((ia as usize, ib as usize), contact);
     }
 
     let (friction, restitution) =
         crate::dynamics::solver::mix_friction_restitution(a.friction(), b.friction(), a.restitution(), b.restitution());
     let same_point = |id: ContactId| previous.and_then(|p| p.iter().find(|q| q.id == id));
     if contact.intersect {
+        let normal = frame.from_world(contact.normal);
         for p in contact.points.as_slice() {
-            gathered.push(frame.make(p.id, contact.normal, p.point, -p.depth, same_point(p.id)));
+            gathered.push(frame.make(p.id, normal, p.point, -p.depth, same_point(p.id)));
         }
     } else {
+        let mut last = LastNormal::default();
         for (normal, p) in speculative.as_slice() {
-            gathered.push(frame.make(p.id, *normal, p.point, -p.depth, same_point(p.id)));
+            let normal = last.of(*normal, |n| frame.from_world(n));
+            gathered.push(frame.make(p.id, normal, p.point, -p.depth, same_point(p.id)));
         }
     }
     // Kept points (see the module docs).
     if let (Some(prev), true) = (previous, contact.intersect) {
+        let mut last = LastNormal::default();
         for q in prev {
             // Not only the pair's new normal against the old: a non-convex pair
             // touches on features with different normals at once, and the
@@ -257,7 +318,7 @@ pub(super) fn detect_pair(
             {
                 continue;
             }
-            let mut kept = frame.carry(q, q.normal);
+            let mut kept = frame.carry(q, last.of(q.normal, |n| frame.from_world(n)));
             let d = (frame.center_b + frame.rot_b.apply(q.local_b)) - (frame.center_a + r_a);
             let drift = (d - d.dot(q.normal) * q.normal).length();
             if kept.separation < input.slop && drift < KEEP_DRIFT {
@@ -278,7 +339,7 @@ pub(super) fn detect_pair(
             friction,
             restitution,
             touching: contact.intersect,
-            answer: ContactManifold::of(handle_a, handle_b, &contact),
+            answer: ContactManifold::of(handle_a, handle_b, contact),
             first,
             count,
             reusable: true,
