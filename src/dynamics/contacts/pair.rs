@@ -2,8 +2,8 @@
 //! whole contact reused (see the parent module's docs).
 
 use super::{
-    ContactId, ContactManifold, DetectInput, OnPair, PairContact, PointBuffer, PointContact, Previous, RelativePose,
-    KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
+    ContactId, ContactManifold, DetectInput, OnPair, PairAnswer, PairContact, PointBuffer, PointContact, Previous,
+    RelativePose, KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
 };
 use crate::dynamics::body::{Body, BodySet};
 use crate::math::{Pose, Rot, Vec2};
@@ -166,7 +166,8 @@ pub(super) enum Detected {
 
 /// The narrow phase on one candidate pair and its points (new, speculative and kept),
 /// written behind the pairs and points before it: its points into `gathered`, and its
-/// contact pushed onto `pairs` when it has at least one point. Built in place: returned
+/// contact pushed onto `pairs` (and its answer onto `answers`, when it touches) when it
+/// has at least one point. Built in place: returned
 /// by value with the narrow phase's answer, a pair was copied twice more (2% of a step
 /// of the 5050-box pyramid went to copying). `on_pair` sees the narrow phase's answer
 /// when it ran (race mode). `previous.pairs[prev_index]` is this pair's previous
@@ -179,7 +180,7 @@ pub(super) fn detect_pair(
     previous_contacts: &Previous,
     prev_index: usize,
     mut gathered: PointBuffer,
-    pairs: &mut Vec<PairContact>,
+    (pairs, answers): (&mut Vec<PairContact>, &mut Vec<PairAnswer>),
     on_pair: Option<&mut OnPair>,
     work: &mut Work,
 ) -> Detected {
@@ -195,39 +196,18 @@ pub(super) fn detect_pair(
         .get(prev_index)
         .filter(|p| (p.slot_a, p.slot_b) == (ia, ib) && p.handle_a == handle_a && p.handle_b == handle_b);
     let previous: Option<&[PointContact]> = previous_pair.map(|p| &previous_contacts.points[p.range()]);
-    let (pose_a, pose_b) = (a.pose(), b.pose());
+    // B's pose only when the narrow phase runs: a reused pair does not need it.
+    let pose_a = a.pose();
     let margin =
         input.margins.get(ia as usize).copied().unwrap_or(0.0) + input.margins.get(ib as usize).copied().unwrap_or(0.0);
     let relative = RelativePose::of(a, b);
     let frame = PairFrame::of(a, b, input.warm_starting);
-    let query = || {
-        collide(
-            a.shape(),
-            &pose_a,
-            b.shape(),
-            &pose_b,
-            input.algorithm,
-            input.config,
-            None,
-        )
-    };
     if let (Some(old), Some(old_points), true) = (previous_pair, previous, previous_contacts.reuse) {
         // The shapes are looked at only when the move is between the two tolerances.
         let moved = relative.moved_from(&old.detected_at, b.outer_reach());
         let unmoved = moved < input.reuse_distance
             || (moved < input.convex_reuse_distance && is_flat_convex(a.shape()) && is_flat_convex(b.shape()));
         if old.reusable && unmoved && (old.touching || margin <= old.detected_margin) {
-            let answer = if old.answer_stale {
-                // Only for display: the points are carried over all the same.
-                ContactManifold::of(handle_a, handle_b, &query())
-            } else if old.touching {
-                moved_answer(&old.answer, &old.pose_a, &pose_a)
-            } else {
-                // A pair found apart has no answer to show (`ContactSet::manifolds`
-                // lists the touching ones), and it stays apart while it is reused: moving
-                // its empty answer was a tenth of a reused pair's cost on the pyramids.
-                old.answer
-            };
             let mut last = LastNormal::default();
             for q in old_points {
                 let normal = last.of(q.normal_in_a, |n| frame.from_a(n));
@@ -235,10 +215,35 @@ pub(super) fn detect_pair(
             }
             let (first, count) = gathered.range();
             if count > 0 {
+                // A pair found apart has no answer to show (`ContactSet::manifolds` lists
+                // the touching ones), and it stays apart while it is reused.
+                let answer = answers.len() as u32;
+                if old.touching {
+                    let manifold = match previous_contacts.answers.get(old.answer as usize) {
+                        Some(then) if !then.stale => moved_answer(&then.manifold, &then.pose_a, &pose_a),
+                        // Only for display: the points are carried over all the same.
+                        _ => {
+                            let pose_b = b.pose();
+                            let contact = collide(
+                                a.shape(),
+                                &pose_a,
+                                b.shape(),
+                                &pose_b,
+                                input.algorithm,
+                                input.config,
+                                None,
+                            );
+                            ContactManifold::of(handle_a, handle_b, &contact)
+                        }
+                    };
+                    answers.push(PairAnswer {
+                        manifold,
+                        pose_a,
+                        stale: false,
+                    });
+                }
                 pairs.push(PairContact {
-                    pose_a,
                     answer,
-                    answer_stale: false,
                     first,
                     count,
                     ..*old
@@ -249,6 +254,7 @@ pub(super) fn detect_pair(
     }
     // The contact and, for a pair found apart, its speculative points (one SAT for both
     // where that gives the same answers, `narrow::collide_and_speculate`).
+    let pose_b = b.pose();
     let known = match (input.boxes.get(ia as usize), input.boxes.get(ib as usize)) {
         (Some(&box_a), Some(&box_b)) => Some(KnownPair {
             boxes: (box_a, box_b),
@@ -331,6 +337,14 @@ pub(super) fn detect_pair(
     }
     let (first, count) = gathered.range();
     if count > 0 {
+        let answer = answers.len() as u32;
+        if contact.intersect {
+            answers.push(PairAnswer {
+                manifold: ContactManifold::of(handle_a, handle_b, contact),
+                pose_a,
+                stale: false,
+            });
+        }
         pairs.push(PairContact {
             slot_a: ia,
             slot_b: ib,
@@ -339,14 +353,12 @@ pub(super) fn detect_pair(
             friction,
             restitution,
             touching: contact.intersect,
-            answer: ContactManifold::of(handle_a, handle_b, contact),
+            answer,
             first,
             count,
             reusable: true,
             detected_at: relative,
             detected_margin: margin,
-            pose_a,
-            answer_stale: false,
         });
     }
     Detected::Tested
