@@ -494,7 +494,6 @@ pub(crate) fn detect_polygon_polygon_sat(
     work: &mut Work,
 ) -> (Contact, SpeculativePoints) {
     let mut contact_work = Work::default();
-    let mut speculative = SpeculativePoints::default();
     // The world passes its bodies' boxes: the same `Aabb::from_points_posed` of the same
     // vertices at the same poses.
     let (box_a, box_b) = boxes.unwrap_or_else(|| (world_box(a, pose_a), world_box(b, pose_b)));
@@ -517,7 +516,7 @@ pub(crate) fn detect_polygon_polygon_sat(
         // The grown boxes hold the plain ones (the margin is not negative): apart, and
         // by more than the margin, so by more than the separating gap too.
         work.bv_tests += 1;
-        return (Contact::separated(contact_work), speculative);
+        return (Contact::separated(contact_work), SpeculativePoints::default());
     }
     let xf_ab = pose_a.inv_mul(pose_b);
     with_buffer_for(b, |buffer| {
@@ -553,11 +552,14 @@ pub(crate) fn detect_polygon_polygon_sat(
                 points_to_world(&points, pose_a),
                 contact_work,
             );
-            return (contact, speculative);
+            // Made here, not before the closure: moved in from outside, it was copied
+            // out again on return (a memcpy per tested pair).
+            return (contact, SpeculativePoints::default());
         }
         // Apart: what speculation's own box test and pair test would have counted.
         work.bv_tests += 1;
         work.piece_pairs_tested += 1;
+        let mut speculative = SpeculativePoints::default();
         let gap = -depth;
         if !(gap.is_nan() || gap > margin) {
             let points = match rectangles {
