@@ -386,6 +386,9 @@ impl ContactSet {
         pairs.clear();
         points.clear();
         answers.clear();
+        make_room(pairs, candidate_pairs.len());
+        make_room(answers, candidate_pairs.len());
+        make_room(points, candidate_pairs.len() * MAX_POINTS);
         let previous = Previous {
             pairs: previous_pairs,
             points: previous_points,
@@ -437,6 +440,20 @@ pub(crate) type OnPair<'a> = &'a mut dyn FnMut((usize, usize), &Contact);
 /// and the merge cost more than the narrow phase of a small scene (the default scene
 /// has about 60 pairs; the 5050-box pyramid 15,000).
 pub const PARALLEL_MIN_PAIRS: usize = 1024;
+
+/// Makes room in the empty `buffer` for at least `needed` items, and a quarter more, so
+/// that a count that creeps up by a few each step does not allocate every step
+/// (tests/allocations.rs).
+///
+/// Why not `reserve`: a cleared buffer that grows is reallocated, and `realloc` copies
+/// its whole old capacity, which holds nothing; the contact buffers grew so in each of
+/// a settling pile's first steps (0.3% of the 5050-box pyramid's first 30 steps).
+fn make_room<T>(buffer: &mut Vec<T>, needed: usize) {
+    debug_assert!(buffer.is_empty());
+    if buffer.capacity() < needed {
+        *buffer = Vec::with_capacity(needed + needed / 4);
+    }
+}
 
 /// Chunks per thread when detecting in parallel: some chunks hold costlier pairs (a
 /// non-convex body among boxes), so a thread that finishes early takes another.
@@ -545,19 +562,10 @@ fn detect_in_chunks(
             chunk.pairs.clear();
             chunk.points.clear();
             chunk.answers.clear();
-            // Room for the most the run can give, and a quarter more: the cut moves as
-            // the pairs come and go, and a buffer that grew by a few every step would
-            // allocate in steady state (tests/allocations.rs).
-            let (most_pairs, most_points) = (run.len(), run.len() * MAX_POINTS);
-            if chunk.pairs.capacity() < most_pairs {
-                chunk.pairs.reserve(most_pairs + most_pairs / 4);
-            }
-            if chunk.points.capacity() < most_points {
-                chunk.points.reserve(most_points + most_points / 4);
-            }
-            if chunk.answers.capacity() < most_pairs {
-                chunk.answers.reserve(most_pairs + most_pairs / 4);
-            }
+            // Room for the most the run can give: the cut moves as the pairs come and go.
+            make_room(&mut chunk.pairs, run.len());
+            make_room(&mut chunk.points, run.len() * MAX_POINTS);
+            make_room(&mut chunk.answers, run.len());
             let mut out = DetectOut {
                 pairs: &mut chunk.pairs,
                 points: &mut chunk.points,

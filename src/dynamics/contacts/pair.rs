@@ -184,11 +184,10 @@ pub(super) fn detect_pair(
     on_pair: Option<&mut OnPair>,
     work: &mut Work,
 ) -> Detected {
-    let (Some(a), Some(b)) = (bodies.slot(ia as usize), bodies.slot(ib as usize)) else {
-        return Detected::Nothing;
-    };
-    let (Some(handle_a), Some(handle_b)) = (bodies.handle_of_slot(ia as usize), bodies.handle_of_slot(ib as usize))
-    else {
+    let (Some((handle_a, a)), Some((handle_b, b))) = (
+        bodies.slot_with_handle(ia as usize),
+        bodies.slot_with_handle(ib as usize),
+    ) else {
         return Detected::Nothing;
     };
     let previous_pair = previous_contacts
