@@ -33,7 +33,7 @@ impl PairFrame {
 
     /// A world normal with its turn into A's frame.
     #[inline]
-    fn from_world(&self, world: Vec2) -> PairNormal {
+    fn normal_from_world(&self, world: Vec2) -> PairNormal {
         PairNormal {
             world,
             in_a: self.rot_a.apply_inv(world),
@@ -42,8 +42,8 @@ impl PairFrame {
 
     /// A reused point's normal: its normal in A's frame turned with A, and back.
     #[inline]
-    fn from_a(&self, in_a_then: Vec2) -> PairNormal {
-        self.from_world(self.rot_a.apply(in_a_then))
+    fn normal_turned_with_a(&self, in_a_then: Vec2) -> PairNormal {
+        self.normal_from_world(self.rot_a.apply(in_a_then))
     }
 
     /// A point at `point` (world frame) with its `normal` and `separation`, carrying
@@ -209,7 +209,7 @@ pub(super) fn detect_pair(
         if old.reusable && unmoved && (old.touching || margin <= old.detected_margin) {
             let mut last = LastNormal::default();
             for q in old_points {
-                let normal = last.of(q.normal_in_a, |n| frame.from_a(n));
+                let normal = last.of(q.normal_in_a, |n| frame.normal_turned_with_a(n));
                 gathered.push(frame.carry(q, normal));
             }
             let (first, count) = gathered.range();
@@ -284,14 +284,14 @@ pub(super) fn detect_pair(
         crate::dynamics::solver::mix_friction_restitution(a.friction(), b.friction(), a.restitution(), b.restitution());
     let same_point = |id: ContactId| previous.and_then(|p| p.iter().find(|q| q.id == id));
     if contact.intersect {
-        let normal = frame.from_world(contact.normal);
+        let normal = frame.normal_from_world(contact.normal);
         for p in contact.points.as_slice() {
             gathered.push(frame.make(p.id, normal, p.point, -p.depth, same_point(p.id)));
         }
     } else {
         let mut last = LastNormal::default();
         for (normal, p) in speculative.as_slice() {
-            let normal = last.of(*normal, |n| frame.from_world(n));
+            let normal = last.of(*normal, |n| frame.normal_from_world(n));
             gathered.push(frame.make(p.id, normal, p.point, -p.depth, same_point(p.id)));
         }
     }
@@ -323,7 +323,7 @@ pub(super) fn detect_pair(
             {
                 continue;
             }
-            let mut kept = frame.carry(q, last.of(q.normal, |n| frame.from_world(n)));
+            let mut kept = frame.carry(q, last.of(q.normal, |n| frame.normal_from_world(n)));
             let d = (frame.center_b + frame.rot_b.apply(q.local_b)) - (frame.center_a + r_a);
             let drift = (d - d.dot(q.normal) * q.normal).length();
             if kept.separation < input.slop && drift < KEEP_DRIFT {
