@@ -199,9 +199,9 @@ pub(crate) struct PairContact {
     /// The narrow phase's own answer: the pair overlaps (else every point is
     /// speculative or kept) …
     pub touching: bool,
-    /// … and, when it does, its normal, depth, MTV and points (world frame, at the start
-    /// of the step), as the sandbox shows them.
-    pub answer: ContactManifold,
+    /// … and, when it does, where its answer is in [`ContactSet::answers`]: the number
+    /// of answers of the pairs before it.
+    pub answer: u32,
     /// Where its points start in [`ContactSet::points`], and how many there are (1 to
     /// [`MAX_POINTS`]).
     pub first: u32,
@@ -213,11 +213,22 @@ pub(crate) struct PairContact {
     /// margin then (m) …
     pub detected_at: RelativePose,
     pub detected_margin: f32,
-    /// … A's pose at the start of this step, which `answer` is drawn in …
+}
+
+/// A touching pair's answer from the narrow phase, as the sandbox shows it.
+///
+/// Why not inside [`PairContact`]: only the touching pairs have one (about a third of
+/// the 5050-box pyramid's candidates), and inline it was more than half of every pair's
+/// bytes, written for each pair the detection makes and copied for each it reuses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PairAnswer {
+    /// Its normal, depth, MTV and points (world frame, at the start of the step).
+    pub manifold: ContactManifold,
+    /// A's pose at the start of this step, which `manifold` is drawn in …
     pub pose_a: Pose,
-    /// … and whether `answer` is missing (restored from a file, which keeps only what
+    /// … and whether `manifold` is missing (restored from a file, which keeps only what
     /// the solvers need): the next reuse asks the narrow phase for it, for display.
-    pub answer_stale: bool,
+    pub stale: bool,
 }
 
 impl PairContact {
@@ -272,8 +283,11 @@ impl<'a> PointBuffer<'a> {
 pub(crate) struct ContactSet {
     pub pairs: Vec<PairContact>,
     pub points: Vec<PointContact>,
+    /// The touching pairs' answers, in the pairs' order ([`PairContact::answer`]).
+    pub answers: Vec<PairAnswer>,
     previous: Vec<PairContact>,
     previous_points: Vec<PointContact>,
+    previous_answers: Vec<PairAnswer>,
     /// The parallel detection's per-chunk buffers (scratch, reused).
     chunks: Vec<ChunkOut>,
     /// The narrow phase's tuning the contacts were made with: under another, none is
@@ -324,8 +338,10 @@ impl ContactSet {
     pub fn clear(&mut self) {
         self.pairs.clear();
         self.points.clear();
+        self.answers.clear();
         self.previous.clear();
         self.previous_points.clear();
+        self.previous_answers.clear();
         self.config = None;
     }
 
@@ -355,8 +371,10 @@ impl ContactSet {
         let ContactSet {
             pairs,
             points,
+            answers,
             previous: previous_pairs,
             previous_points,
+            previous_answers,
             chunks,
             config,
         } = self;
@@ -364,21 +382,34 @@ impl ContactSet {
         *config = Some(*input.config);
         std::mem::swap(pairs, previous_pairs);
         std::mem::swap(points, previous_points);
+        std::mem::swap(answers, previous_answers);
         pairs.clear();
         points.clear();
+        answers.clear();
+        make_room(pairs, candidate_pairs.len());
+        make_room(answers, candidate_pairs.len());
+        make_room(points, candidate_pairs.len() * MAX_POINTS);
         let previous = Previous {
             pairs: previous_pairs,
             points: previous_points,
+            answers: previous_answers,
             reuse,
         };
         match on_pair {
             None if candidate_pairs.len() >= PARALLEL_MIN_PAIRS && rayon::current_num_threads() > 1 => {
-                detect_in_chunks(bodies, candidate_pairs, input, &previous, chunks, pairs, points)
+                let out = DetectOut {
+                    pairs,
+                    points,
+                    answers,
+                    counts: DetectCounts::default(),
+                };
+                detect_in_chunks(bodies, candidate_pairs, input, &previous, chunks, out)
             }
             on_pair => {
                 let mut out = DetectOut {
                     pairs,
                     points,
+                    answers,
                     counts: DetectCounts::default(),
                 };
                 detect_run(bodies, candidate_pairs, input, &previous, &mut out, on_pair);
@@ -391,7 +422,13 @@ impl ContactSet {
     /// frame, at the start of the step), into `out`.
     pub fn manifolds(&self, out: &mut Vec<ContactManifold>) {
         out.clear();
-        out.extend(self.pairs.iter().filter(|p| p.touching).map(|p| p.answer));
+        out.extend(
+            self.pairs
+                .iter()
+                .filter(|p| p.touching)
+                .filter_map(|p| self.answers.get(p.answer as usize))
+                .map(|a| a.manifold),
+        );
     }
 }
 
@@ -404,6 +441,20 @@ pub(crate) type OnPair<'a> = &'a mut dyn FnMut((usize, usize), &Contact);
 /// has about 60 pairs; the 5050-box pyramid 15,000).
 pub const PARALLEL_MIN_PAIRS: usize = 1024;
 
+/// Makes room in the empty `buffer` for at least `needed` items, and a quarter more, so
+/// that a count that creeps up by a few each step does not allocate every step
+/// (tests/allocations.rs).
+///
+/// Why not `reserve`: a cleared buffer that grows is reallocated, and `realloc` copies
+/// its whole old capacity, which holds nothing; the contact buffers grew so in each of
+/// a settling pile's first steps (0.3% of the 5050-box pyramid's first 30 steps).
+fn make_room<T>(buffer: &mut Vec<T>, needed: usize) {
+    debug_assert!(buffer.is_empty());
+    if buffer.capacity() < needed {
+        *buffer = Vec::with_capacity(needed + needed / 4);
+    }
+}
+
 /// Chunks per thread when detecting in parallel: some chunks hold costlier pairs (a
 /// non-convex body among boxes), so a thread that finishes early takes another.
 const CHUNKS_PER_THREAD: usize = 4;
@@ -413,6 +464,7 @@ const CHUNKS_PER_THREAD: usize = 4;
 struct Previous<'a> {
     pairs: &'a [PairContact],
     points: &'a [PointContact],
+    answers: &'a [PairAnswer],
     /// Their contacts may be reused (made with the same narrow-phase tuning).
     reuse: bool,
 }
@@ -424,11 +476,12 @@ impl Previous<'_> {
     }
 }
 
-/// Where one run of the detection writes: its pairs (with `first` indexing `points`)
-/// and its counts.
+/// Where one run of the detection writes: its pairs (with `first` indexing `points`,
+/// `answer` indexing `answers`) and its counts.
 struct DetectOut<'a> {
     pairs: &'a mut Vec<PairContact>,
     points: &'a mut Vec<PointContact>,
+    answers: &'a mut Vec<PairAnswer>,
     counts: DetectCounts,
 }
 
@@ -438,6 +491,7 @@ struct DetectOut<'a> {
 pub(crate) struct ChunkOut {
     pairs: Vec<PairContact>,
     points: Vec<PointContact>,
+    answers: Vec<PairAnswer>,
     counts: DetectCounts,
 }
 
@@ -469,7 +523,7 @@ fn detect_run(
             previous,
             prev_index,
             PointBuffer::after(out.points),
-            out.pairs,
+            (out.pairs, out.answers),
             on_pair.as_mut(),
             &mut out.counts.work,
         );
@@ -491,8 +545,9 @@ fn detect_in_chunks(
     input: &DetectInput,
     previous: &Previous,
     chunks: &mut Vec<ChunkOut>,
-    pairs: &mut Vec<PairContact>,
-    points: &mut Vec<PointContact>,
+    DetectOut {
+        pairs, points, answers, ..
+    }: DetectOut,
 ) -> DetectCounts {
     use rayon::prelude::*;
     let count = (rayon::current_num_threads() * CHUNKS_PER_THREAD).min(candidate_pairs.len());
@@ -506,19 +561,15 @@ fn detect_in_chunks(
         .for_each(|(chunk, run)| {
             chunk.pairs.clear();
             chunk.points.clear();
-            // Room for the most the run can give, and a quarter more: the cut moves as
-            // the pairs come and go, and a buffer that grew by a few every step would
-            // allocate in steady state (tests/allocations.rs).
-            let (most_pairs, most_points) = (run.len(), run.len() * MAX_POINTS);
-            if chunk.pairs.capacity() < most_pairs {
-                chunk.pairs.reserve(most_pairs + most_pairs / 4);
-            }
-            if chunk.points.capacity() < most_points {
-                chunk.points.reserve(most_points + most_points / 4);
-            }
+            chunk.answers.clear();
+            // Room for the most the run can give: the cut moves as the pairs come and go.
+            make_room(&mut chunk.pairs, run.len());
+            make_room(&mut chunk.points, run.len() * MAX_POINTS);
+            make_room(&mut chunk.answers, run.len());
             let mut out = DetectOut {
                 pairs: &mut chunk.pairs,
                 points: &mut chunk.points,
+                answers: &mut chunk.answers,
                 counts: DetectCounts::default(),
             };
             detect_run(bodies, run, input, previous, &mut out, None);
@@ -526,12 +577,14 @@ fn detect_in_chunks(
         });
     let mut counts = DetectCounts::default();
     for chunk in &chunks[..count] {
-        let offset = points.len() as u32;
+        let (point_offset, answer_offset) = (points.len() as u32, answers.len() as u32);
         pairs.extend(chunk.pairs.iter().map(|p| PairContact {
-            first: p.first + offset,
+            first: p.first + point_offset,
+            answer: p.answer + answer_offset,
             ..*p
         }));
         points.extend_from_slice(&chunk.points);
+        answers.extend_from_slice(&chunk.answers);
         counts.work.add(&chunk.counts.work);
         counts.touching += chunk.counts.touching;
         counts.points += chunk.counts.points;

@@ -68,6 +68,11 @@ impl ContactPoints {
         &self.points[..self.len as usize]
     }
 
+    /// The points as a mutable slice (to move them into another frame).
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [ContactPoint] {
+        &mut self.points[..self.len as usize]
+    }
+
     /// Number of points.
     pub fn len(&self) -> usize {
         self.len as usize

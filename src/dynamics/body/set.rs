@@ -129,6 +129,17 @@ impl BodySet {
         self.slots.get_mut(index).and_then(|s| s.body.as_mut())
     }
 
+    /// The live body in slot `index` with its handle: one look-up for both.
+    #[inline]
+    pub(crate) fn slot_with_handle(&self, index: usize) -> Option<(BodyHandle, &Body)> {
+        let s = self.slots.get(index)?;
+        let handle = BodyHandle {
+            index: index as u32,
+            generation: s.generation,
+        };
+        s.body.as_ref().map(|body| (handle, body))
+    }
+
     /// The handle of the live body in slot `index`.
     pub(crate) fn handle_of_slot(&self, index: usize) -> Option<BodyHandle> {
         let s = self.slots.get(index)?;

@@ -2,8 +2,8 @@
 //! whole contact reused (see the parent module's docs).
 
 use super::{
-    ContactId, ContactManifold, DetectInput, OnPair, PairContact, PointBuffer, PointContact, Previous, RelativePose,
-    KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
+    ContactId, ContactManifold, DetectInput, OnPair, PairAnswer, PairContact, PointBuffer, PointContact, Previous,
+    RelativePose, KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
 };
 use crate::dynamics::body::{Body, BodySet};
 use crate::math::{Pose, Rot, Vec2};
@@ -31,17 +31,36 @@ impl PairFrame {
         }
     }
 
+    /// A world normal with its turn into A's frame.
+    #[inline]
+    fn normal_from_world(&self, world: Vec2) -> PairNormal {
+        PairNormal {
+            world,
+            in_a: self.rot_a.apply_inv(world),
+        }
+    }
+
+    /// A reused point's normal: its normal in A's frame turned with A, and back.
+    #[inline]
+    fn normal_turned_with_a(&self, in_a_then: Vec2) -> PairNormal {
+        self.normal_from_world(self.rot_a.apply(in_a_then))
+    }
+
     /// A point at `point` (world frame) with its `normal` and `separation`, carrying
     /// over the impulses and stick points of `same`, last step's point of the same
     /// features, if any.
     fn make(
         &self,
         id: ContactId,
-        normal: Vec2,
+        normal: PairNormal,
         point: Vec2,
         separation: f32,
         same: Option<&PointContact>,
     ) -> PointContact {
+        let PairNormal {
+            world: normal,
+            in_a: normal_in_a,
+        } = normal;
         let PairFrame {
             center_a,
             center_b,
@@ -58,7 +77,7 @@ impl PairFrame {
             anchor_b,
             local_a,
             local_b,
-            normal_in_a: rot_a.apply_inv(normal),
+            normal_in_a,
             separation,
             relative_angle: self.relative_angle,
             normal_impulse: 0.0,
@@ -90,14 +109,47 @@ impl PairFrame {
     /// Last step's point `q`, moved with the bodies: its anchors give the new separation
     /// along its normal, and it is anchored again midway between them. `normal` is the
     /// normal to keep (a kept point's, fixed; a reused point's, turned with A).
-    fn carry(&self, q: &PointContact, normal: Vec2) -> PointContact {
+    fn carry(&self, q: &PointContact, normal: PairNormal) -> PointContact {
         let (r_a, r_b) = (self.rot_a.apply(q.local_a), self.rot_b.apply(q.local_b));
         let d = (self.center_b + r_b) - (self.center_a + r_a);
-        let separation = q.separation + d.dot(normal);
+        let separation = q.separation + d.dot(normal.world);
         let mid = self.center_a + r_a + 0.5 * d;
         let mut carried = self.make(q.id, normal, mid, separation, Some(q));
         carried.relative_angle = q.relative_angle;
         carried
+    }
+}
+
+/// A point's unit normal from A towards B, in the world frame and in A's own frame
+/// (`PointContact::normal`, `normal_in_a`).
+#[derive(Clone, Copy)]
+struct PairNormal {
+    world: Vec2,
+    in_a: Vec2,
+}
+
+/// The last [`PairNormal`] turned for a pair, by the bits of the vector it was made from:
+/// a pair's points mostly share one normal (both corners of a box on a box), and the
+/// turns were a tenth of the detection's own instructions on the 5050-box pyramid. Only
+/// a bit-for-bit equal source is taken from here, so every point gets exactly the normal
+/// it would get on its own.
+#[derive(Default)]
+struct LastNormal(Option<([u32; 2], PairNormal)>);
+
+impl LastNormal {
+    /// The normal made from `source` by `turn`, turned again only when `source` is not
+    /// the last one's.
+    #[inline]
+    fn of(&mut self, source: Vec2, turn: impl FnOnce(Vec2) -> PairNormal) -> PairNormal {
+        let key = [source.x.to_bits(), source.y.to_bits()];
+        match self.0 {
+            Some((last, normal)) if last == key => normal,
+            _ => {
+                let normal = turn(source);
+                self.0 = Some((key, normal));
+                normal
+            }
+        }
     }
 }
 
@@ -114,7 +166,8 @@ pub(super) enum Detected {
 
 /// The narrow phase on one candidate pair and its points (new, speculative and kept),
 /// written behind the pairs and points before it: its points into `gathered`, and its
-/// contact pushed onto `pairs` when it has at least one point. Built in place: returned
+/// contact pushed onto `pairs` (and its answer onto `answers`, when it touches) when it
+/// has at least one point. Built in place: returned
 /// by value with the narrow phase's answer, a pair was copied twice more (2% of a step
 /// of the 5050-box pyramid went to copying). `on_pair` sees the narrow phase's answer
 /// when it ran (race mode). `previous.pairs[prev_index]` is this pair's previous
@@ -127,15 +180,14 @@ pub(super) fn detect_pair(
     previous_contacts: &Previous,
     prev_index: usize,
     mut gathered: PointBuffer,
-    pairs: &mut Vec<PairContact>,
+    (pairs, answers): (&mut Vec<PairContact>, &mut Vec<PairAnswer>),
     on_pair: Option<&mut OnPair>,
     work: &mut Work,
 ) -> Detected {
-    let (Some(a), Some(b)) = (bodies.slot(ia as usize), bodies.slot(ib as usize)) else {
-        return Detected::Nothing;
-    };
-    let (Some(handle_a), Some(handle_b)) = (bodies.handle_of_slot(ia as usize), bodies.handle_of_slot(ib as usize))
-    else {
+    let (Some((handle_a, a)), Some((handle_b, b))) = (
+        bodies.slot_with_handle(ia as usize),
+        bodies.slot_with_handle(ib as usize),
+    ) else {
         return Detected::Nothing;
     };
     let previous_pair = previous_contacts
@@ -143,48 +195,54 @@ pub(super) fn detect_pair(
         .get(prev_index)
         .filter(|p| (p.slot_a, p.slot_b) == (ia, ib) && p.handle_a == handle_a && p.handle_b == handle_b);
     let previous: Option<&[PointContact]> = previous_pair.map(|p| &previous_contacts.points[p.range()]);
-    let (pose_a, pose_b) = (a.pose(), b.pose());
+    // B's pose only when the narrow phase runs: a reused pair does not need it.
+    let pose_a = a.pose();
     let margin =
         input.margins.get(ia as usize).copied().unwrap_or(0.0) + input.margins.get(ib as usize).copied().unwrap_or(0.0);
     let relative = RelativePose::of(a, b);
     let frame = PairFrame::of(a, b, input.warm_starting);
-    let query = || {
-        collide(
-            a.shape(),
-            &pose_a,
-            b.shape(),
-            &pose_b,
-            input.algorithm,
-            input.config,
-            None,
-        )
-    };
     if let (Some(old), Some(old_points), true) = (previous_pair, previous, previous_contacts.reuse) {
         // The shapes are looked at only when the move is between the two tolerances.
         let moved = relative.moved_from(&old.detected_at, b.outer_reach());
         let unmoved = moved < input.reuse_distance
             || (moved < input.convex_reuse_distance && is_flat_convex(a.shape()) && is_flat_convex(b.shape()));
         if old.reusable && unmoved && (old.touching || margin <= old.detected_margin) {
-            let answer = if old.answer_stale {
-                // Only for display: the points are carried over all the same.
-                ContactManifold::of(handle_a, handle_b, &query())
-            } else if old.touching {
-                moved_answer(&old.answer, &old.pose_a, &pose_a)
-            } else {
-                // A pair found apart has no answer to show (`ContactSet::manifolds`
-                // lists the touching ones), and it stays apart while it is reused: moving
-                // its empty answer was a tenth of a reused pair's cost on the pyramids.
-                old.answer
-            };
+            let mut last = LastNormal::default();
             for q in old_points {
-                gathered.push(frame.carry(q, frame.rot_a.apply(q.normal_in_a)));
+                let normal = last.of(q.normal_in_a, |n| frame.normal_turned_with_a(n));
+                gathered.push(frame.carry(q, normal));
             }
             let (first, count) = gathered.range();
             if count > 0 {
+                // A pair found apart has no answer to show (`ContactSet::manifolds` lists
+                // the touching ones), and it stays apart while it is reused.
+                let answer = answers.len() as u32;
+                if old.touching {
+                    let manifold = match previous_contacts.answers.get(old.answer as usize) {
+                        Some(then) if !then.stale => moved_answer(&then.manifold, &then.pose_a, &pose_a),
+                        // Only for display: the points are carried over all the same.
+                        _ => {
+                            let pose_b = b.pose();
+                            let contact = collide(
+                                a.shape(),
+                                &pose_a,
+                                b.shape(),
+                                &pose_b,
+                                input.algorithm,
+                                input.config,
+                                None,
+                            );
+                            ContactManifold::of(handle_a, handle_b, &contact)
+                        }
+                    };
+                    answers.push(PairAnswer {
+                        manifold,
+                        pose_a,
+                        stale: false,
+                    });
+                }
                 pairs.push(PairContact {
-                    pose_a,
                     answer,
-                    answer_stale: false,
                     first,
                     count,
                     ..*old
@@ -195,6 +253,7 @@ pub(super) fn detect_pair(
     }
     // The contact and, for a pair found apart, its speculative points (one SAT for both
     // where that gives the same answers, `narrow::collide_and_speculate`).
+    let pose_b = b.pose();
     let known = match (input.boxes.get(ia as usize), input.boxes.get(ib as usize)) {
         (Some(&box_a), Some(&box_b)) => Some(KnownPair {
             boxes: (box_a, box_b),
@@ -202,7 +261,9 @@ pub(super) fn detect_pair(
         }),
         _ => None,
     };
-    let (contact, speculative) = collide_and_speculate_known(
+    // Read in place: taken apart into two bindings, the answer was copied (a memcpy per
+    // tested pair).
+    let detected = collide_and_speculate_known(
         a.shape(),
         &pose_a,
         b.shape(),
@@ -213,25 +274,30 @@ pub(super) fn detect_pair(
         known.as_ref(),
         work,
     );
+    let (contact, speculative) = (&detected.0, &detected.1);
     work.add(&contact.work);
     if let Some(on_pair) = on_pair {
-        on_pair((ia as usize, ib as usize), &contact);
+        on_pair((ia as usize, ib as usize), contact);
     }
 
     let (friction, restitution) =
         crate::dynamics::solver::mix_friction_restitution(a.friction(), b.friction(), a.restitution(), b.restitution());
     let same_point = |id: ContactId| previous.and_then(|p| p.iter().find(|q| q.id == id));
     if contact.intersect {
+        let normal = frame.normal_from_world(contact.normal);
         for p in contact.points.as_slice() {
-            gathered.push(frame.make(p.id, contact.normal, p.point, -p.depth, same_point(p.id)));
+            gathered.push(frame.make(p.id, normal, p.point, -p.depth, same_point(p.id)));
         }
     } else {
+        let mut last = LastNormal::default();
         for (normal, p) in speculative.as_slice() {
-            gathered.push(frame.make(p.id, *normal, p.point, -p.depth, same_point(p.id)));
+            let normal = last.of(*normal, |n| frame.normal_from_world(n));
+            gathered.push(frame.make(p.id, normal, p.point, -p.depth, same_point(p.id)));
         }
     }
     // Kept points (see the module docs).
     if let (Some(prev), true) = (previous, contact.intersect) {
+        let mut last = LastNormal::default();
         for q in prev {
             // Not only the pair's new normal against the old: a non-convex pair
             // touches on features with different normals at once, and the
@@ -257,7 +323,7 @@ pub(super) fn detect_pair(
             {
                 continue;
             }
-            let mut kept = frame.carry(q, q.normal);
+            let mut kept = frame.carry(q, last.of(q.normal, |n| frame.normal_from_world(n)));
             let d = (frame.center_b + frame.rot_b.apply(q.local_b)) - (frame.center_a + r_a);
             let drift = (d - d.dot(q.normal) * q.normal).length();
             if kept.separation < input.slop && drift < KEEP_DRIFT {
@@ -270,6 +336,14 @@ pub(super) fn detect_pair(
     }
     let (first, count) = gathered.range();
     if count > 0 {
+        let answer = answers.len() as u32;
+        if contact.intersect {
+            answers.push(PairAnswer {
+                manifold: ContactManifold::of(handle_a, handle_b, contact),
+                pose_a,
+                stale: false,
+            });
+        }
         pairs.push(PairContact {
             slot_a: ia,
             slot_b: ib,
@@ -278,14 +352,12 @@ pub(super) fn detect_pair(
             friction,
             restitution,
             touching: contact.intersect,
-            answer: ContactManifold::of(handle_a, handle_b, &contact),
+            answer,
             first,
             count,
             reusable: true,
             detected_at: relative,
             detected_margin: margin,
-            pose_a,
-            answer_stale: false,
         });
     }
     Detected::Tested

@@ -1,6 +1,6 @@
 //! The contacts in a scene's state block (`dynamics::Snapshot`).
 
-use super::{ContactId, ContactManifold, ContactSet, PairContact, PointBuffer, PointContact, RelativePose};
+use super::{ContactId, ContactManifold, ContactSet, PairAnswer, PairContact, PointBuffer, PointContact, RelativePose};
 use crate::dynamics::body::{BodyHandle, BodySet};
 use crate::dynamics::snapshot::{PairReuseSnapshot, PairSnapshot, PointSnapshot};
 use crate::math::Vec2;
@@ -60,6 +60,7 @@ impl ContactSet {
                 a.restitution(),
                 b.restitution(),
             );
+            let touching = pair.reuse.is_some_and(|r| r.touching);
             let mut restored = PairContact {
                 slot_a: handle_a.index,
                 slot_b: handle_b.index,
@@ -67,15 +68,8 @@ impl ContactSet {
                 handle_b,
                 friction,
                 restitution,
-                touching: pair.reuse.is_some_and(|r| r.touching),
-                answer: ContactManifold {
-                    body_a: handle_a,
-                    body_b: handle_b,
-                    normal: Vec2::ZERO,
-                    depth: 0.0,
-                    mtv: Vec2::ZERO,
-                    points: Default::default(),
-                },
+                touching,
+                answer: self.answers.len() as u32,
                 first: self.points.len() as u32,
                 count: 0,
                 reusable: pair.reuse.is_some(),
@@ -84,8 +78,6 @@ impl ContactSet {
                     angle: r.angle,
                 }),
                 detected_margin: pair.reuse.map_or(0.0, |r| r.margin),
-                pose_a: a.pose(),
-                answer_stale: true,
             };
             let mut gathered = PointBuffer::after(&mut self.points);
             for p in &pair.points {
@@ -107,6 +99,20 @@ impl ContactSet {
             }
             restored.count = gathered.as_slice().len() as u8;
             self.pairs.push(restored);
+            if touching {
+                self.answers.push(PairAnswer {
+                    manifold: ContactManifold {
+                        body_a: handle_a,
+                        body_b: handle_b,
+                        normal: Vec2::ZERO,
+                        depth: 0.0,
+                        mtv: Vec2::ZERO,
+                        points: Default::default(),
+                    },
+                    pose_a: a.pose(),
+                    stale: true,
+                });
+            }
         }
     }
 }
