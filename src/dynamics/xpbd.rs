@@ -139,14 +139,15 @@ pub(crate) fn solve_step(
         // Project positions. The first pass also starts each point's substep (see
         // `SubstepStart`): a pass of its own for that was a sixth of the passes. The
         // last pass holds each constraint's points by static friction right after
-        // projecting them (`project_and_hold_constraint`).
+        // projecting them (`PositionPass::hold`).
         for pass in 0..iterations {
-            let start = (pass == 0).then_some(SubstepStart { gravity_dv });
-            if pass + 1 == iterations {
-                wide.positions_and_hold(states, constraints, slop, shed_so_far, start);
-            } else {
-                wide.positions(states, constraints, slop, shed_so_far, start);
-            }
+            let position_pass = PositionPass {
+                slop,
+                shed_so_far,
+                start: (pass == 0).then_some(SubstepStart { gravity_dv }),
+                hold: pass + 1 == iterations,
+            };
+            wide.positions(states, constraints, &position_pass);
             sync(constraints, wide);
             watch.pass_done(PassKind::PositionPass, substep, pass, states, constraints);
         }
@@ -209,15 +210,9 @@ fn predict(states: &mut BodyStates, previous: &mut Vec<(Vec2, f32)>, gravity_dv:
 ///
 /// One constraint after another: the reference `xpbd_wide.rs` is tested against.
 #[cfg(test)]
-pub(super) fn solve_positions(
-    states: &mut BodyStates,
-    constraints: &mut Constraints,
-    slop: f32,
-    shed_so_far: f32,
-    start: Option<SubstepStart>,
-) {
+pub(super) fn solve_positions(states: &mut BodyStates, constraints: &mut Constraints, pass: &PositionPass) {
     for (c, points) in constraints.iter_mut() {
-        project_constraint(&mut states.states, c, points, slop, shed_so_far, start);
+        project_constraint(&mut states.states, c, points, pass);
     }
 }
 
@@ -228,10 +223,14 @@ pub(super) fn project_constraint(
     states: &mut [BodyState],
     c: &Constraint,
     points: &mut [ConstraintPoint],
-    slop: f32,
-    shed_so_far: f32,
-    start: Option<SubstepStart>,
+    pass: &PositionPass,
 ) {
+    let PositionPass {
+        slop,
+        shed_so_far,
+        start,
+        hold,
+    } = *pass;
     let (ia, ib) = (c.a as usize, c.b as usize);
     let (mut a, mut b) = (states[ia], states[ib]);
     if let Some(start) = start {
@@ -261,6 +260,9 @@ pub(super) fn project_constraint(
     }
     states[ia] = a;
     states[ib] = b;
+    if hold {
+        hold_constraint(states, c, points, slop);
+    }
 }
 
 /// Static friction's memory, once per step before the first substep: the drift that
@@ -331,7 +333,7 @@ pub(super) fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Con
 ///   (μ·Σλn, PhysX's patch friction; a lightly loaded corner then took the pair's
 ///   whole budget, turned its box, and both pyramids collapsed);
 /// - it runs once a substep, in the last position pass, on each constraint right after
-///   that constraint's own projection (`project_and_hold_constraint`): its points' λn
+///   that constraint's own projection (`PositionPass::hold`): its points' λn
 ///   have settled by then, as they have for a pass of its own after the normal passes,
 ///   but the bodies are gathered once for both, and the later constraints of the pass
 ///   project against positions friction has already corrected. Measured at 20 s
@@ -357,38 +359,6 @@ pub(super) fn solve_static_friction(states: &mut BodyStates, constraints: &mut C
     for (c, points) in constraints.iter_mut() {
         hold_constraint(&mut states.states, c, points, slip_drift);
     }
-}
-
-/// `solve_positions` then `solve_static_friction` on each constraint in turn: the last
-/// position pass of a substep (see `solve_static_friction` for why).
-///
-/// One constraint after another: the reference `xpbd_wide.rs` is tested against.
-#[cfg(test)]
-pub(super) fn solve_positions_and_hold(
-    states: &mut BodyStates,
-    constraints: &mut Constraints,
-    slop: f32,
-    shed_so_far: f32,
-    start: Option<SubstepStart>,
-) {
-    for (c, points) in constraints.iter_mut() {
-        project_and_hold_constraint(&mut states.states, c, points, slop, shed_so_far, start);
-    }
-}
-
-/// `solve_positions_and_hold` for one constraint: its points projected, then held by
-/// static friction (slip limit: the slop).
-#[inline]
-pub(super) fn project_and_hold_constraint(
-    states: &mut [BodyState],
-    c: &Constraint,
-    points: &mut [ConstraintPoint],
-    slop: f32,
-    shed_so_far: f32,
-    start: Option<SubstepStart>,
-) {
-    project_constraint(states, c, points, slop, shed_so_far, start);
-    hold_constraint(states, c, points, slop);
 }
 
 /// `solve_static_friction` for one constraint.
@@ -565,6 +535,20 @@ impl SubstepStart {
             p.velocity_normal_impulse = 0.0;
         }
     }
+}
+
+/// One position pass of a substep (`solve_positions`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PositionPass {
+    /// The slop (m): overlap a point keeps, and static friction's slip limit.
+    pub slop: f32,
+    /// How much old overlap a pair may have shed by the end of this substep (m).
+    pub shed_so_far: f32,
+    /// The substep's first pass also starts its points (`SubstepStart`).
+    pub start: Option<SubstepStart>,
+    /// The substep's last pass holds each constraint's points by static friction right
+    /// after projecting them (`solve_static_friction`).
+    pub hold: bool,
 }
 
 /// What the velocity pass needs from the settings.

@@ -51,10 +51,8 @@
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
 use super::lanes::{mask, Slots, F4, LANES};
-use super::xpbd::{
-    hold_constraint, project_and_hold_constraint, project_constraint, settle_constraint, SubstepStart, VelocityPass,
-};
-use passes::{hold_bundle, project_and_hold_bundle, project_bundle, settle_bundle};
+use super::xpbd::{hold_constraint, project_constraint, settle_constraint, PositionPass, VelocityPass};
+use passes::{hold_bundle, project_bundle, settle_bundle};
 
 mod passes;
 
@@ -254,39 +252,13 @@ impl WideXpbd {
     }
 
     /// `xpbd::solve_positions`: one pass of position projection (starting the substep
-    /// first when `start` is given).
-    pub fn positions(
-        &mut self,
-        states: &mut BodyStates,
-        constraints: &mut Constraints,
-        slop: f32,
-        shed_so_far: f32,
-        start: Option<SubstepStart>,
-    ) {
+    /// first, and holding by static friction after, as `pass` says).
+    pub fn positions(&mut self, states: &mut BodyStates, constraints: &mut Constraints, pass: &PositionPass) {
         self.each(
             states,
             constraints,
-            |states, bundle| project_bundle(states, bundle, slop, shed_so_far, start),
-            |states, c, points| project_constraint(states, c, points, slop, shed_so_far, start),
-        );
-    }
-
-    /// `xpbd::solve_positions_and_hold`: the substep's last position pass, each
-    /// constraint held by static friction right after its projection (the bodies
-    /// gathered and scattered once for both).
-    pub fn positions_and_hold(
-        &mut self,
-        states: &mut BodyStates,
-        constraints: &mut Constraints,
-        slop: f32,
-        shed_so_far: f32,
-        start: Option<SubstepStart>,
-    ) {
-        self.each(
-            states,
-            constraints,
-            |states, bundle| project_and_hold_bundle(states, bundle, slop, shed_so_far, start),
-            |states, c, points| project_and_hold_constraint(states, c, points, slop, shed_so_far, start),
+            |states, bundle| project_bundle(states, bundle, pass),
+            |states, c, points| project_constraint(states, c, points, pass),
         );
     }
 

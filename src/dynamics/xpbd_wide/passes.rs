@@ -5,7 +5,7 @@
 
 use super::super::body_state::BodyState;
 use super::super::lanes::{BodyLanes, F4};
-use super::super::xpbd::{SubstepStart, VelocityPass};
+use super::super::xpbd::{PositionPass, SubstepStart, VelocityPass};
 use super::{Bundle, PointLanes, SMALL_RAD};
 
 /// `x.max(0.0)` as Rust compiles it on x86-64 (`maxss` of 0 and x, then NaN to 0):
@@ -156,43 +156,21 @@ fn relative_velocity(a: &BodyLanes, b: &BodyLanes, r_a: (F4, F4), r_b: (F4, F4))
     )
 }
 
-/// `xpbd::project_constraint`, four constraints at once.
+/// `xpbd::project_constraint`, four constraints at once (held by static friction after,
+/// when `pass.hold`: the bodies gathered and scattered once for both).
 #[inline]
-pub(super) fn project_bundle(
-    states: &mut [BodyState],
-    bundle: &mut Bundle,
-    slop: f32,
-    shed_so_far: f32,
-    start: Option<SubstepStart>,
-) {
+pub(super) fn project_bundle(states: &mut [BodyState], bundle: &mut Bundle, pass: &PositionPass) {
     let mut a = BodyLanes::gather(states, &bundle.a);
     let mut b = BodyLanes::gather(states, &bundle.b);
-    if project_lanes(&mut a, &mut b, bundle, slop, shed_so_far, start) {
+    let projected = project_lanes(&mut a, &mut b, bundle, pass.slop, pass.shed_so_far, pass.start);
+    let held = pass.hold && hold_lanes(&mut a, &mut b, bundle, pass.slop);
+    if projected || held {
         scatter_pose(states, bundle, &a, &b);
     }
     // Else no lane corrected anything (a bundle of pairs apart or resting within the
     // slop, most of a resting pile's in some passes): the lanes hold what was gathered,
     // bit for bit, so scattering them would change nothing. Skipping it took 5% off the
     // position passes of the 5050-box pyramid.
-}
-
-/// `xpbd::project_and_hold_constraint`, four constraints at once: the bodies gathered
-/// and scattered once for both.
-#[inline]
-pub(super) fn project_and_hold_bundle(
-    states: &mut [BodyState],
-    bundle: &mut Bundle,
-    slop: f32,
-    shed_so_far: f32,
-    start: Option<SubstepStart>,
-) {
-    let mut a = BodyLanes::gather(states, &bundle.a);
-    let mut b = BodyLanes::gather(states, &bundle.b);
-    let projected = project_lanes(&mut a, &mut b, bundle, slop, shed_so_far, start);
-    let held = hold_lanes(&mut a, &mut b, bundle, slop);
-    if projected || held {
-        scatter_pose(states, bundle, &a, &b);
-    }
 }
 
 /// Writes the poses of the bundle's bodies that can move back from the lanes.

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::dynamics::test_rng::Lcg;
-use crate::dynamics::xpbd::{pull_back_old_drift, solve_positions, solve_positions_and_hold, solve_velocities};
+use crate::dynamics::xpbd::{pull_back_old_drift, solve_positions, solve_velocities, PositionPass, SubstepStart};
 use crate::math::{Rot, Vec2};
 
 /// Slots of the fixed bodies (static, at their start pose) and of the kinematic one.
@@ -158,13 +158,32 @@ fn start() -> SubstepStart {
     }
 }
 
+/// A substep's first position pass (it starts the substep), shedding up to `shed` (m).
+fn first_pass(shed: f32) -> PositionPass {
+    PositionPass {
+        slop: SLOP,
+        shed_so_far: shed,
+        start: Some(start()),
+        hold: false,
+    }
+}
+
+/// A substep's last position pass (it holds by static friction).
+fn last_pass(shed: f32) -> PositionPass {
+    PositionPass {
+        start: None,
+        hold: true,
+        ..first_pass(shed)
+    }
+}
+
 /// What `xpbd::solve_step` does between its predictions, one constraint at a time.
 fn scalar_substeps(states: &mut BodyStates, constraints: &mut Constraints) {
     pull_back_old_drift(states, constraints, SLOP);
     for substep in 0..3 {
         let shed = MAX_PUSH_M * (substep + 1) as f32;
-        solve_positions(states, constraints, SLOP, shed, Some(start()));
-        solve_positions_and_hold(states, constraints, SLOP, shed, None);
+        solve_positions(states, constraints, &first_pass(shed));
+        solve_positions(states, constraints, &last_pass(shed));
         solve_velocities(states, constraints, &VELOCITY_PASS);
     }
 }
@@ -178,8 +197,8 @@ fn wide_substeps(states: &mut BodyStates, constraints: &mut Constraints, wide: &
     wide.static_friction(states, constraints, SLOP);
     for substep in 0..3 {
         let shed = MAX_PUSH_M * (substep + 1) as f32;
-        wide.positions(states, constraints, SLOP, shed, Some(start()));
-        wide.positions_and_hold(states, constraints, SLOP, shed, None);
+        wide.positions(states, constraints, &first_pass(shed));
+        wide.positions(states, constraints, &last_pass(shed));
         wide.velocities(states, constraints, &VELOCITY_PASS);
     }
     wide.write_back(constraints);
@@ -235,7 +254,11 @@ fn random_corrections_take_both_renormalisations() {
     let (mut small, mut large) = (0, 0);
     for (c, points) in constraints.iter().filter(|(c, _)| c.count == 1) {
         let (mut turned, mut points) = (states.states.clone(), points.to_vec());
-        crate::dynamics::xpbd::project_constraint(&mut turned, c, &mut points, SLOP, MAX_PUSH_M, None);
+        let pass = PositionPass {
+            start: None,
+            ..first_pass(MAX_PUSH_M)
+        };
+        crate::dynamics::xpbd::project_constraint(&mut turned, c, &mut points, &pass);
         for slot in [c.a, c.b] {
             let turn = (turned[slot as usize].dtheta - states.states[slot as usize].dtheta).abs();
             if turn >= SMALL_RAD {
