@@ -136,7 +136,13 @@ proptest! {
         if let Some(e) = exact_penetration(&a, &pa, &b, &pb) {
             // Below a centimetre the overlap left at 98% is too thin for even f64 areas.
             prop_assume!(e.depth > 1e-2);
-            let out = moved(&pa, -e.normal * (e.depth + 1e-4));
+            // Moved by the depth (and a hair more), they only touch. Not much more: past
+            // the MTV the same line may enter the union of the differences again, where
+            // its nearest point is a corner whose outside wedge does not hold the normal
+            // (regression, proptest seed 1aee158d…: a four-point star in a comb's gap,
+            // left overlapping 1e-12 m² at the depth, 2e-10 at 1 µm more, 1.6e-6 at
+            // 0.1 mm more, which this test used to ask of it).
+            let out = moved(&pa, -e.normal * (e.depth + 1e-6));
             prop_assert!(overlap_area(&a, &out, &b, &pb) < 1e-6);
             let short = moved(&pa, -e.normal * (e.depth * 0.98));
             let half = moved(&pa, -e.normal * (e.depth * 0.5));
