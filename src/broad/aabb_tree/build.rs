@@ -89,12 +89,7 @@ impl DynamicTree {
         let child1 = self.build_top_down(low);
         let child2 = self.build_top_down(high);
         let parent = self.allocate();
-        let (c1, c2) = (self.nodes[child1 as usize], self.nodes[child2 as usize]);
-        let p = &mut self.nodes[parent as usize];
-        p.child1 = child1;
-        p.child2 = child2;
-        p.aabb = c1.aabb.union(&c2.aabb);
-        p.height = 1 + c1.height.max(c2.height);
+        self.set_children(parent, child1, child2);
         self.nodes[child1 as usize].parent = parent;
         self.nodes[child2 as usize].parent = parent;
         parent

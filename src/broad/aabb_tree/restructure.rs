@@ -110,13 +110,20 @@ impl DynamicTree {
         while index != NULL {
             index = self.balance(index, recorder);
             let node = self.nodes[index as usize];
-            let (c1, c2) = (&self.nodes[node.child1 as usize], &self.nodes[node.child2 as usize]);
-            let (height, aabb) = (1 + c1.height.max(c2.height), c1.aabb.union(&c2.aabb));
-            let n = &mut self.nodes[index as usize];
-            n.height = height;
-            n.aabb = aabb;
-            index = n.parent;
+            self.set_children(index, node.child1, node.child2);
+            index = node.parent;
         }
+    }
+
+    /// Makes `child1` and `child2` the children of `parent`, its box and height fitted
+    /// to theirs (the children's parent links are the caller's to set).
+    pub(super) fn set_children(&mut self, parent: u32, child1: u32, child2: u32) {
+        let (c1, c2) = (self.nodes[child1 as usize], self.nodes[child2 as usize]);
+        let p = &mut self.nodes[parent as usize];
+        p.child1 = child1;
+        p.child2 = child2;
+        p.aabb = c1.aabb.union(&c2.aabb);
+        p.height = 1 + c1.height.max(c2.height);
     }
 
     /// If `a`'s children differ in height by more than 1, lifts the taller one into
@@ -157,20 +164,8 @@ impl DynamicTree {
         // `a` keeps `stay` and adopts `give`; `up` holds `a` and `keep`.
         self.nodes[give as usize].parent = a;
         self.nodes[a as usize].parent = up;
-        let (stay_node, give_node) = (self.nodes[stay as usize], self.nodes[give as usize]);
-        {
-            let n = &mut self.nodes[a as usize];
-            n.child1 = stay;
-            n.child2 = give;
-            n.aabb = stay_node.aabb.union(&give_node.aabb);
-            n.height = 1 + stay_node.height.max(give_node.height);
-        }
-        let (a_node, keep_node) = (self.nodes[a as usize], self.nodes[keep as usize]);
-        let n = &mut self.nodes[up as usize];
-        n.child1 = a;
-        n.child2 = keep;
-        n.aabb = a_node.aabb.union(&keep_node.aabb);
-        n.height = 1 + a_node.height.max(keep_node.height);
+        self.set_children(a, stay, give);
+        self.set_children(up, a, keep);
         up
     }
 }
