@@ -222,8 +222,8 @@ pub(crate) fn inverse_effective_mass(a: &BodyState, b: &BodyState, r_a: Vec2, r_
 /// constraint's: sorting them afterwards copied every constraint twice a step.
 ///
 /// `impulse_terms`: whether to compute what only the impulse solver reads (the
-/// effective masses and the angular Jacobians, `normal_mass` … `cross_tb`; left zero
-/// otherwise). The position-based solver works from the anchors turned with the bodies
+/// effective masses and the angular Jacobians, `normal_mass` … `cross_tb`, and the
+/// approach speed `relative_velocity`; left zero otherwise). The position-based solver works from the anchors turned with the bodies
 /// in every pass (`xpbd.rs`), and the two divisions and four cross products per point
 /// were a quarter of this function's work on the 5050-box pyramid.
 pub(crate) fn build_constraints(
@@ -302,7 +302,14 @@ pub(crate) fn build_constraints(
                 deep: false,
                 slipped: false,
                 max_normal_impulse: 0.0,
-                relative_velocity: relative_velocity(sa, sb, r_a, r_b).dot(n),
+                // Restitution's approach speed: the impulse solver's, once a step. The
+                // position-based passes take it again at each substep's start
+                // (`xpbd::SubstepStart`), before anything reads it.
+                relative_velocity: if impulse_terms {
+                    relative_velocity(sa, sb, r_a, r_b).dot(n)
+                } else {
+                    0.0
+                },
                 velocity_normal_impulse: 0.0,
                 stick_anchor_a: p.stick_anchor_a,
                 stick_anchor_b: p.stick_anchor_b,
