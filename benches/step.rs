@@ -17,7 +17,9 @@
 //!    polylines), densities, friction (combined by geometric mean, as ours), restitution
 //!    (combined by max), gravity;
 //! 3. every world takes `warm_up` steps of 1/60 s untimed, then `timed` steps, each
-//!    timed alone with `Instant`; we print mean and median ms per step.
+//!    timed alone with `Instant`, the six worlds taking turns ten steps at a time
+//!    ([`run_scene`]); we print mean and median ms per step, and each of ours against
+//!    rapier2d as the median over the rounds of the two engines' times in one round.
 //!
 //! Both engines run on one thread (rapier2d's `parallel` feature is off; Collision Lab,
 //! whose narrow phase uses rayon's threads on big steps, runs inside a one-thread rayon
@@ -136,7 +138,8 @@ struct Timing {
 }
 
 impl Timing {
-    fn of(samples: &mut [Duration]) -> Timing {
+    fn of(samples: &[Duration]) -> Timing {
+        let mut samples = samples.to_vec();
         samples.sort_unstable();
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let n = samples.len().max(1);
@@ -193,75 +196,78 @@ fn ground_floor_y(def: &SceneDef) -> f32 {
         .unwrap_or(f32::NEG_INFINITY)
 }
 
-/// One timed run of Collision Lab.
+/// One Collision Lab world under one setting, stepped in turn with the others.
 struct LabRun {
     narrow: Algorithm,
     broad: BroadPhaseKind,
     resolution: Resolution,
-    timing: Timing,
+    world: World,
+    /// Each timed step's wall time, in the order taken.
+    samples: Vec<Duration>,
     /// Profile summed over the timed steps.
     profile: StepProfile,
-    steps: usize,
     removed: usize,
-    sanity: Sanity,
 }
 
-fn run_lab(scene: &Scene, case: &Case, (narrow, broad, resolution): (Algorithm, BroadPhaseKind, Resolution)) -> LabRun {
-    let def = scene.def();
-    let settings = WorldSettings {
-        gravity: def.gravity.into(),
-        narrow_phase: narrow,
-        broad_phase: broad,
-        resolution,
-        substeps: SUBSTEPS,
-        // Same work as rapier2d's side: nothing sleeps, no continuous detection.
-        sleeping: false,
-        continuous: ContinuousMode::Off,
-        ..WorldSettings::default()
-    };
-    let mut world = World::from_scene_with(scene, settings);
-    let top_start_y = def.bodies.last().map_or(0.0, |b| b.position.1);
-    let mut removed = 0;
-    for _ in 0..case.warm_up {
-        removed += world.step(DT).removed.len();
+impl LabRun {
+    fn new(scene: &Scene, (narrow, broad, resolution): (Algorithm, BroadPhaseKind, Resolution)) -> LabRun {
+        let def = scene.def();
+        let settings = WorldSettings {
+            gravity: def.gravity.into(),
+            narrow_phase: narrow,
+            broad_phase: broad,
+            resolution,
+            substeps: SUBSTEPS,
+            // Same work as rapier2d's side: nothing sleeps, no continuous detection.
+            sleeping: false,
+            continuous: ContinuousMode::Off,
+            ..WorldSettings::default()
+        };
+        LabRun {
+            narrow,
+            broad,
+            resolution,
+            world: World::from_scene_with(scene, settings),
+            samples: Vec::new(),
+            profile: StepProfile::default(),
+            removed: 0,
+        }
     }
-    let mut samples = Vec::with_capacity(case.timed);
-    let mut profile = StepProfile::default();
-    for _ in 0..case.timed {
+
+    /// One step; its time and profile are kept when `timed`.
+    fn step(&mut self, timed: bool) {
         let start = Instant::now();
-        let report = world.step(DT);
-        samples.push(start.elapsed());
-        removed += report.removed.len();
-        add_profile(&mut profile, &report.profile);
+        let report = self.world.step(DT);
+        let elapsed = start.elapsed();
+        self.removed += report.removed.len();
+        if timed {
+            self.samples.push(elapsed);
+            add_profile(&mut self.profile, &report.profile);
+        }
     }
-    let floor = ground_floor_y(def);
-    let dynamic: Vec<f32> = world
-        .bodies()
-        .iter()
-        .filter(|(_, b)| b.is_dynamic())
-        .map(|(_, b)| b.pose().translation.y)
-        .collect();
-    // The last body keeps its slot unless it was removed; then it counts as fallen.
-    let top_end_y = world
-        .bodies()
-        .iter()
-        .last()
-        .filter(|_| world.bodies().len() == def.bodies.len())
-        .map_or(f32::NEG_INFINITY, |(_, b)| b.pose().translation.y);
-    LabRun {
-        narrow,
-        broad,
-        resolution,
-        timing: Timing::of(&mut samples),
-        profile,
-        steps: case.timed,
-        removed,
-        sanity: Sanity {
-            top_start_y,
+
+    fn sanity(&self, def: &SceneDef) -> Sanity {
+        let world = &self.world;
+        let floor = ground_floor_y(def);
+        let dynamic: Vec<f32> = world
+            .bodies()
+            .iter()
+            .filter(|(_, b)| b.is_dynamic())
+            .map(|(_, b)| b.pose().translation.y)
+            .collect();
+        // The last body keeps its slot unless it was removed; then it counts as fallen.
+        let top_end_y = world
+            .bodies()
+            .iter()
+            .last()
+            .filter(|_| world.bodies().len() == def.bodies.len())
+            .map_or(f32::NEG_INFINITY, |(_, b)| b.pose().translation.y);
+        Sanity {
+            top_start_y: def.bodies.last().map_or(0.0, |b| b.position.1),
             top_end_y,
             kept: dynamic.iter().filter(|&&y| y > floor).count(),
             dynamic: def.bodies.iter().filter(|b| b.kind == BodyKind::Dynamic).count(),
-        },
+        }
     }
 }
 
@@ -279,211 +285,115 @@ fn add_profile(sum: &mut StepProfile, step: &StepProfile) {
 }
 
 /// The scene rebuilt in rapier2d.
-mod rapier {
-    use super::{Sanity, DT, SUBSTEPS};
-    use collision_lab::scene::{BodyKind, SceneDef, ShapeDef};
-    use rapier2d::prelude::{
-        CCDSolver, CoefficientCombineRule, ColliderBuilder, ColliderSet, DefaultBroadPhase, ImpulseJointSet,
-        IntegrationParameters, IslandManager, MultibodyJointSet, NarrowPhase, PhysicsPipeline, RigidBodyBuilder,
-        RigidBodyHandle, RigidBodySet, SoftBodySet, Vector,
-    };
+#[path = "step/rapier.rs"]
+mod rapier;
 
-    /// Everything `PhysicsPipeline::step` takes.
-    pub struct RapierWorld {
-        gravity: Vector,
-        params: IntegrationParameters,
-        pipeline: PhysicsPipeline,
-        islands: IslandManager,
-        broad_phase: DefaultBroadPhase,
-        narrow_phase: NarrowPhase,
-        bodies: RigidBodySet,
-        colliders: ColliderSet,
-        impulse_joints: ImpulseJointSet,
-        multibody_joints: MultibodyJointSet,
-        soft_bodies: SoftBodySet,
-        ccd: CCDSolver,
-        /// Body handles in file order.
-        handles: Vec<RigidBodyHandle>,
-        floor_y: f32,
-    }
-
-    /// Solver passes per substep: rapier's defaults (1, 1) or ours (`WorldSettings` defaults).
-    #[derive(Clone, Copy, Debug)]
-    pub struct Passes {
-        pub pgs: usize,
-        pub stabilization: usize,
-    }
-
-    impl RapierWorld {
-        pub fn new(def: &SceneDef, passes: Passes) -> RapierWorld {
-            let params = IntegrationParameters {
-                dt: DT,
-                // Substeps (see the bench's docs for the mapping).
-                num_solver_iterations: SUBSTEPS as usize,
-                num_internal_pgs_iterations: passes.pgs,
-                num_internal_stabilization_iterations: passes.stabilization,
-                // No continuous detection: it is off on our side too.
-                max_ccd_substeps: 0,
-                ..IntegrationParameters::default()
-            };
-            let mut bodies = RigidBodySet::new();
-            let mut colliders = ColliderSet::new();
-            let mut handles = Vec::with_capacity(def.bodies.len());
-            for body in &def.bodies {
-                let builder = match body.kind {
-                    BodyKind::Static => RigidBodyBuilder::fixed(),
-                    BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
-                    BodyKind::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
-                };
-                let rb = builder
-                    .translation(Vector::new(body.position.0, body.position.1))
-                    .rotation(body.angle)
-                    .linvel(Vector::new(body.linear_velocity.0, body.linear_velocity.1))
-                    .angvel(body.angular_velocity)
-                    .can_sleep(false)
-                    .build();
-                let handle = bodies.insert(rb);
-                let collider = collider_of(&body.shape)
-                    .density(body.density)
-                    .friction(body.friction)
-                    .friction_combine_rule(CoefficientCombineRule::GeometricMean)
-                    .restitution(body.restitution)
-                    .restitution_combine_rule(CoefficientCombineRule::Max)
-                    .build();
-                colliders.insert_with_parent(collider, handle, &mut bodies);
-                handles.push(handle);
-            }
-            RapierWorld {
-                gravity: Vector::new(def.gravity.0, def.gravity.1),
-                params,
-                pipeline: PhysicsPipeline::new(),
-                islands: IslandManager::new(),
-                broad_phase: DefaultBroadPhase::default(),
-                narrow_phase: NarrowPhase::new(),
-                bodies,
-                colliders,
-                impulse_joints: ImpulseJointSet::new(),
-                multibody_joints: MultibodyJointSet::new(),
-                soft_bodies: SoftBodySet::new(),
-                ccd: CCDSolver::new(),
-                handles,
-                floor_y: super::ground_floor_y(def),
-            }
-        }
-
-        pub fn step(&mut self) {
-            self.pipeline.step(
-                self.gravity,
-                &self.params,
-                &mut self.islands,
-                &mut self.broad_phase,
-                &mut self.narrow_phase,
-                &mut self.bodies,
-                &mut self.colliders,
-                &mut self.impulse_joints,
-                &mut self.multibody_joints,
-                &mut self.soft_bodies,
-                &mut self.ccd,
-                &(),
-                &(),
-            );
-        }
-
-        pub fn sanity(&self, top_start_y: f32) -> Sanity {
-            let dynamic: Vec<f32> = self
-                .bodies
-                .iter()
-                .filter(|(_, b)| b.is_dynamic())
-                .map(|(_, b)| b.translation().y)
-                .collect();
-            Sanity {
-                top_start_y,
-                top_end_y: self.handles.last().map_or(0.0, |&h| self.bodies[h].translation().y),
-                kept: dynamic.iter().filter(|&&y| y > self.floor_y).count(),
-                dynamic: dynamic.len(),
-            }
-        }
-    }
-
-    /// The rapier collider for a scene shape, in the body's local frame.
-    fn collider_of(shape: &ShapeDef) -> ColliderBuilder {
-        match shape {
-            ShapeDef::Circle { radius } => ColliderBuilder::ball(*radius),
-            ShapeDef::Segment { a, b } => ColliderBuilder::segment(Vector::new(a.0, a.1), Vector::new(b.0, b.1)),
-            ShapeDef::Polygon { points } => {
-                let mut vertices: Vec<Vector> = points.iter().map(|p| Vector::new(p.0, p.1)).collect();
-                if let Some((min, max)) = axis_aligned_rectangle(&vertices) {
-                    let half = (max - min) * 0.5;
-                    return ColliderBuilder::cuboid(half.x, half.y).translation((min + max) * 0.5);
-                }
-                // rapier wants counter-clockwise; the scene format takes either.
-                if signed_area(&vertices) < 0.0 {
-                    vertices.reverse();
-                }
-                if is_convex(&vertices) {
-                    if let Some(builder) = ColliderBuilder::convex_polyline(vertices.clone()) {
-                        return builder;
-                    }
-                }
-                // Not needed by the bench's scenes (all convex); kept so any scene runs.
-                let n = vertices.len() as u32;
-                let indices: Vec<[u32; 2]> = (0..n).map(|i| [i, (i + 1) % n]).collect();
-                ColliderBuilder::convex_decomposition(&vertices, &indices)
-            }
-        }
-    }
-
-    /// `Some((min, max))` when the polygon is exactly its bounding box (four corners).
-    fn axis_aligned_rectangle(vertices: &[Vector]) -> Option<(Vector, Vector)> {
-        if vertices.len() != 4 {
-            return None;
-        }
-        let min = vertices.iter().fold(Vector::splat(f32::INFINITY), |m, &v| m.min(v));
-        let max = vertices.iter().fold(Vector::splat(f32::NEG_INFINITY), |m, &v| m.max(v));
-        let is_corner = |v: &Vector| (v.x == min.x || v.x == max.x) && (v.y == min.y || v.y == max.y);
-        let distinct = vertices
-            .iter()
-            .enumerate()
-            .all(|(i, a)| vertices[i + 1..].iter().all(|b| a != b));
-        (vertices.iter().all(is_corner) && distinct).then_some((min, max))
-    }
-
-    fn signed_area(vertices: &[Vector]) -> f32 {
-        let n = vertices.len();
-        (0..n).map(|i| vertices[i].perp_dot(vertices[(i + 1) % n])).sum::<f32>() * 0.5
-    }
-
-    /// Every turn of a counter-clockwise polygon is a left turn.
-    fn is_convex(vertices: &[Vector]) -> bool {
-        let n = vertices.len();
-        (0..n).all(|i| {
-            let (a, b, c) = (vertices[i], vertices[(i + 1) % n], vertices[(i + 2) % n]);
-            (b - a).perp_dot(c - b) > 0.0
-        })
-    }
-}
-
-/// One timed run of rapier2d.
+/// One rapier2d world, stepped in turn with the others.
 struct RapierRun {
-    timing: Timing,
-    sanity: Sanity,
+    world: rapier::RapierWorld,
+    samples: Vec<Duration>,
 }
 
-fn run_rapier(def: &SceneDef, case: &Case, passes: rapier::Passes) -> RapierRun {
-    let mut world = rapier::RapierWorld::new(def, passes);
-    let top_start_y = def.bodies.last().map_or(0.0, |b| b.position.1);
-    for _ in 0..case.warm_up {
-        world.step();
+impl RapierRun {
+    fn new(def: &SceneDef, passes: rapier::Passes) -> RapierRun {
+        RapierRun {
+            world: rapier::RapierWorld::new(def, passes),
+            samples: Vec::new(),
+        }
     }
-    let mut samples = Vec::with_capacity(case.timed);
-    for _ in 0..case.timed {
+
+    fn step(&mut self, timed: bool) {
         let start = Instant::now();
-        world.step();
-        samples.push(start.elapsed());
+        self.world.step();
+        let elapsed = start.elapsed();
+        if timed {
+            self.samples.push(elapsed);
+        }
     }
-    RapierRun {
-        timing: Timing::of(&mut samples),
-        sanity: world.sanity(top_start_y),
+}
+
+/// Steps taken by one engine before the next takes its turn (see [`run_scene`]).
+const ROUND_STEPS: usize = 10;
+
+/// The six engines of one scene: our four settings, then rapier2d with its own pass
+/// counts and with ours.
+struct Engines {
+    lab: Vec<LabRun>,
+    rapier: RapierRun,
+    rapier_matched: RapierRun,
+}
+
+impl Engines {
+    const COUNT: usize = LAB_CONFIGS.len() + 2;
+
+    /// `steps` steps of engine `k`.
+    fn steps(&mut self, k: usize, steps: usize, timed: bool) {
+        for _ in 0..steps {
+            match k {
+                k if k < self.lab.len() => self.lab[k].step(timed),
+                k if k == self.lab.len() => self.rapier.step(timed),
+                _ => self.rapier_matched.step(timed),
+            }
+        }
+    }
+}
+
+/// Warms every engine up, then times them in rounds: each takes [`ROUND_STEPS`] steps
+/// in turn (the first engine of a round moves on by one each round), until each has
+/// taken `case.timed` timed steps.
+///
+/// Why rounds: a shared machine's speed moves by tens of percent within a minute (on
+/// 2026-11-27 rapier2d's 5050-box pyramid took 8.80 ms a step in one run and 5.79 ms in
+/// the next), and run one after another each engine met different weather. Taking
+/// turns, every engine runs through the same minutes; each round's steps also give a
+/// ratio of two engines measured seconds apart ([`round_ratio`]). Ten steps a turn keep
+/// an engine's data warm in the caches after its first step, as a real loop does.
+fn run_scene(scene: &Scene, case: &Case) -> Engines {
+    let defaults = rapier::Passes {
+        pgs: 1,
+        stabilization: 1,
+    };
+    let our_settings = WorldSettings::default();
+    let ours = rapier::Passes {
+        pgs: our_settings.velocity_iterations as usize,
+        stabilization: our_settings.relax_iterations as usize,
+    };
+    let mut engines = Engines {
+        lab: LAB_CONFIGS.iter().map(|&config| LabRun::new(scene, config)).collect(),
+        rapier: RapierRun::new(scene.def(), defaults),
+        rapier_matched: RapierRun::new(scene.def(), ours),
+    };
+    for k in 0..Engines::COUNT {
+        engines.steps(k, case.warm_up, false);
+    }
+    let rounds = case.timed.div_ceil(ROUND_STEPS);
+    for round in 0..rounds {
+        let steps = ROUND_STEPS.min(case.timed - round * ROUND_STEPS);
+        for turn in 0..Engines::COUNT {
+            engines.steps((round + turn) % Engines::COUNT, steps, true);
+        }
+    }
+    engines
+}
+
+/// The median, over the rounds, of the time `ours` took for the round's steps over the
+/// time `theirs` took for the same round's: a ratio of two engines measured within
+/// seconds of each other, which a change of the machine's speed between rounds moves
+/// far less than a ratio of means.
+fn round_ratio(ours: &[Duration], theirs: &[Duration]) -> f64 {
+    let mut ratios: Vec<f64> = ours
+        .chunks(ROUND_STEPS)
+        .zip(theirs.chunks(ROUND_STEPS))
+        .map(|(a, b)| {
+            let sum = |s: &[Duration]| s.iter().map(Duration::as_secs_f64).sum::<f64>();
+            sum(a) / sum(b).max(1e-12)
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    match ratios.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => ratios[n / 2],
+        n => 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]),
     }
 }
 
@@ -492,30 +402,31 @@ struct SceneResult {
     name: String,
     bodies: usize,
     steps: usize,
-    lab: Vec<LabRun>,
-    rapier: RapierRun,
-    rapier_matched: RapierRun,
+    engines: Engines,
 }
 
 fn ms_per_step(d: Duration, steps: usize) -> f64 {
     d.as_secs_f64() * 1e3 / steps.max(1) as f64
 }
 
-fn print_lab_run(run: &LabRun) {
+fn print_lab_run(run: &LabRun, def: &SceneDef, rapier: &RapierRun) {
     let p = &run.profile;
-    let total = ms_per_step(p.total, run.steps);
+    let steps = run.samples.len();
+    let total = ms_per_step(p.total, steps);
     let part = |d: Duration| {
-        let ms = ms_per_step(d, run.steps);
+        let ms = ms_per_step(d, steps);
         format!("{ms:.2} ms ({:.0}%)", 100.0 * ms / total.max(1e-9))
     };
     let per_substep = |n: u64| n as f64 / p.substeps.max(1) as f64;
+    let timing = Timing::of(&run.samples);
     println!(
-        "  Collision Lab {:<13} {:<13} {:<10} mean {:>8.3} ms  median {:>8.3} ms | broad {}, narrow {}, resolution {}, integration {} | per substep: {:.0} candidate pairs, {:.0} contacts, {:.0} points",
+        "  Collision Lab {:<13} {:<13} {:<10} mean {:>8.3} ms  median {:>8.3} ms  {:.2}x {RAPIER} by round | broad {}, narrow {}, resolution {}, integration {} | per substep: {:.0} candidate pairs, {:.0} contacts, {:.0} points",
         run.narrow.name(),
         run.broad.name(),
         run.resolution.name(),
-        run.timing.mean_ms,
-        run.timing.median_ms,
+        timing.mean_ms,
+        timing.median_ms,
+        round_ratio(&run.samples, &rapier.samples),
         part(p.broad),
         part(p.narrow),
         part(p.resolution),
@@ -529,7 +440,17 @@ fn print_lab_run(run: &LabRun) {
     } else {
         String::new()
     };
-    println!("      sanity: {}{removed}", run.sanity.describe());
+    println!("      sanity: {}{removed}", run.sanity(def).describe());
+}
+
+fn print_rapier_run(run: &RapierRun, label: &str, def: &SceneDef) {
+    let timing = Timing::of(&run.samples);
+    println!(
+        "  {RAPIER} ({label}) mean {:>8.3} ms  median {:>8.3} ms",
+        timing.mean_ms, timing.median_ms
+    );
+    let top_start_y = def.bodies.last().map_or(0.0, |b| b.position.1);
+    println!("      sanity: {}", run.world.sanity(top_start_y).describe());
 }
 
 fn main() {
@@ -591,41 +512,23 @@ fn run(args: &[String]) {
             case.warm_up,
             case.timed
         );
-        let mut lab = Vec::new();
-        for config in LAB_CONFIGS {
-            let run = run_lab(&scene, &case, config);
-            print_lab_run(&run);
-            lab.push(run);
+        let engines = run_scene(&scene, &case);
+        for run in &engines.lab {
+            print_lab_run(run, scene.def(), &engines.rapier);
         }
-        let defaults = rapier::Passes {
-            pgs: 1,
-            stabilization: 1,
-        };
-        let rapier = run_rapier(scene.def(), &case, defaults);
-        println!(
-            "  {RAPIER} (1 + 1 passes per substep)   mean {:>8.3} ms  median {:>8.3} ms",
-            rapier.timing.mean_ms, rapier.timing.median_ms
-        );
-        println!("      sanity: {}", rapier.sanity.describe());
         let our_settings = WorldSettings::default();
-        let ours = rapier::Passes {
-            pgs: our_settings.velocity_iterations as usize,
-            stabilization: our_settings.relax_iterations as usize,
-        };
-        let rapier_matched = run_rapier(scene.def(), &case, ours);
-        println!(
-            "  {RAPIER} ({} + {} passes, as ours)     mean {:>8.3} ms  median {:>8.3} ms",
-            ours.pgs, ours.stabilization, rapier_matched.timing.mean_ms, rapier_matched.timing.median_ms
+        print_rapier_run(&engines.rapier, "1 + 1 passes per substep", scene.def());
+        let ours = format!(
+            "{} + {} passes, as ours",
+            our_settings.velocity_iterations, our_settings.relax_iterations
         );
-        println!("      sanity: {}", rapier_matched.sanity.describe());
+        print_rapier_run(&engines.rapier_matched, &ours, scene.def());
         println!();
         results.push(SceneResult {
             name,
             bodies: scene.len(),
             steps: case.timed,
-            lab,
-            rapier,
-            rapier_matched,
+            engines,
         });
     }
 
@@ -634,22 +537,30 @@ fn run(args: &[String]) {
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in &results {
-        let rapier = r.rapier.timing.mean_ms;
-        let cells: Vec<String> = r
+        let e = &r.engines;
+        let cells: Vec<String> = e
             .lab
             .iter()
-            .map(|run| format!("{:.2} ({:.2}x)", run.timing.mean_ms, run.timing.mean_ms / rapier))
+            .map(|run| {
+                format!(
+                    "{:.2} ({:.2}x)",
+                    Timing::of(&run.samples).mean_ms,
+                    round_ratio(&run.samples, &e.rapier.samples)
+                )
+            })
             .collect();
         println!(
             "| {} | {} | {} | {:.2} | {:.2} | {} |",
             r.name,
             r.bodies,
             r.steps,
-            rapier,
-            r.rapier_matched.timing.mean_ms,
+            Timing::of(&e.rapier.samples).mean_ms,
+            Timing::of(&e.rapier_matched.samples).mean_ms,
             cells.join(" | ")
         );
     }
     println!();
-    println!("ms per step, mean; in brackets, the time relative to {RAPIER} (1 + 1 passes per substep).");
+    println!(
+        "ms per step, mean; in brackets, the time relative to {RAPIER} (1 + 1 passes per substep): the median over rounds of {ROUND_STEPS} steps of the two engines' times in the same round."
+    );
 }
