@@ -20,8 +20,8 @@ use crate::math::{Rot, Vec2};
 
 /// One body during a step.
 ///
-/// In declaration order (`repr(C)`): the wide passes load the first eight numbers as two
-/// groups of four (`lanes.rs`).
+/// In declaration order (`repr(C)`): the wide passes load the first eight numbers as one
+/// row of eight lanes (`lanes.rs`).
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 pub(crate) struct BodyState {

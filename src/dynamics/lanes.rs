@@ -1,27 +1,32 @@
-//! Four bodies in the lanes of SIMD registers: what the wide passes (`solver_wide.rs`,
-//! `xpbd_wide.rs`) gather from the body states before solving four constraints at once,
+//! Eight bodies in the lanes of SIMD registers: what the wide passes (`solver_wide.rs`,
+//! `xpbd_wide.rs`) gather from the body states before solving eight constraints at once,
 //! and scatter back after.
 //!
-//! A body's first eight numbers (`body_state.rs`, laid out in declaration order) are two
-//! groups of four: (vx, vy, ω, dpx) and (dpy, cos, sin, dθ). Gathering four bodies is
-//! then two 4×4 transposes of their groups (gathered field by field, each lane a scalar
-//! load and an insert, it took more instructions). A pass scatters back only what it
-//! changes, the velocities or the deltas: every number moved whole, never computed, so
-//! what is scattered is bit for bit what the pass left in the lane.
+//! A body's first eight numbers (`body_state.rs`, laid out in declaration order) are
+//! (vx, vy, ω, dpx, dpy, cos, sin, dθ): gathering eight bodies is one 8×8 transpose of
+//! those rows (gathered field by field, each lane a scalar load and an insert, it took
+//! more instructions). A pass scatters back only what it changes, the velocities or the
+//! deltas: every number moved whole, never computed, so what is scattered is bit for bit
+//! what the pass left in the lane.
+//!
+//! Why eight lanes and not four (until 2026-11-28, Catto's four-wide solver): on a
+//! processor with 256-bit registers eight constraints cost what four did, and the passes
+//! are half of a step; Box2D v3 solves eight wide on AVX2 for the same reason. On a plain
+//! SSE2 build each eight-lane number is two four-lane ones.
 
 use super::body_state::BodyState;
-use wide::f32x4;
+use wide::f32x8;
 
 /// Lanes per bundle.
-pub(super) const LANES: usize = 4;
+pub(super) const LANES: usize = 8;
 
-/// Four numbers, one per lane; as a mask, all bits set in the lanes where it holds.
-pub(super) type F4 = f32x4;
+/// One number per lane; as a mask, all bits set in the lanes where it holds.
+pub(super) type Lf = f32x8;
 
 /// A mask from a flag per lane.
 #[inline]
-pub(super) fn mask(flags: [bool; LANES]) -> F4 {
-    F4::new(flags.map(|f| if f { f32::from_bits(u32::MAX) } else { 0.0 }))
+pub(super) fn mask(flags: [bool; LANES]) -> Lf {
+    Lf::new(flags.map(|f| if f { f32::from_bits(u32::MAX) } else { 0.0 }))
 }
 
 /// The slots of a bundle's four bodies on one side, with the end of the range they are
@@ -81,14 +86,14 @@ impl Slots {
 /// Four bodies' velocities and step deltas, one lane per body.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct BodyLanes {
-    pub vx: F4,
-    pub vy: F4,
-    pub w: F4,
-    pub dpx: F4,
-    pub dpy: F4,
-    pub cos: F4,
-    pub sin: F4,
-    pub dtheta: F4,
+    pub vx: Lf,
+    pub vy: Lf,
+    pub w: Lf,
+    pub dpx: Lf,
+    pub dpy: Lf,
+    pub cos: Lf,
+    pub sin: Lf,
+    pub dtheta: Lf,
 }
 
 impl BodyLanes {
@@ -96,8 +101,8 @@ impl BodyLanes {
     #[inline]
     pub fn gather(states: &[BodyState], slots: &Slots) -> BodyLanes {
         let s = slots.bodies(states);
-        let [vx, vy, w, dpx] = F4::transpose(s.map(|s| F4::new([s.v.x, s.v.y, s.w, s.dp.x])));
-        let [dpy, cos, sin, dtheta] = F4::transpose(s.map(|s| F4::new([s.dp.y, s.dq.cos, s.dq.sin, s.dtheta])));
+        let [vx, vy, w, dpx, dpy, cos, sin, dtheta] =
+            Lf::transpose(s.map(|s| Lf::new([s.v.x, s.v.y, s.w, s.dp.x, s.dp.y, s.dq.cos, s.dq.sin, s.dtheta])));
         BodyLanes {
             vx,
             vy,
@@ -126,19 +131,18 @@ impl BodyLanes {
         }
     }
 
-    /// Writes the deltas of the first `lanes` lanes whose body is `movable`: dpx, and
-    /// the group (dpy, cos, sin, dθ) whole.
+    /// Writes the deltas of the first `lanes` lanes whose body is `movable`, lane by
+    /// lane as the velocities.
     #[inline]
     pub fn scatter_pose(&self, states: &mut [BodyState], slots: &Slots, movable: &[bool; LANES], lanes: usize) {
-        let dpx = self.dpx.to_array();
-        let high = F4::transpose([self.dpy, self.cos, self.sin, self.dtheta]);
+        let (dpx, dpy) = (self.dpx.to_array(), self.dpy.to_array());
+        let (cos, sin, dtheta) = (self.cos.to_array(), self.sin.to_array(), self.dtheta.to_array());
         let states = slots.checked(states);
         for k in 0..lanes {
             if movable[k] {
                 // SAFETY: `checked` made sure every slot is within `states`.
                 let s = unsafe { states.get_unchecked_mut(slots.slot[k] as usize) };
-                s.dp.x = dpx[k];
-                [s.dp.y, s.dq.cos, s.dq.sin, s.dtheta] = high[k].to_array();
+                (s.dp.x, s.dp.y, s.dq.cos, s.dq.sin, s.dtheta) = (dpx[k], dpy[k], cos[k], sin[k], dtheta[k]);
             }
         }
     }
@@ -152,14 +156,14 @@ mod tests {
     #[should_panic(expected = "out of range")]
     fn a_slot_beyond_the_states_panics_instead_of_reading_past_them() {
         let states = vec![BodyState::default(); 3];
-        BodyLanes::gather(&states, &Slots::new([0, 1, 3, 2]));
+        BodyLanes::gather(&states, &Slots::new([0, 1, 3, 2, 0, 1, 2, 0]));
     }
 
     #[test]
     #[should_panic(expected = "out of range")]
     fn the_largest_slot_does_not_wrap_the_range_check() {
         let states = vec![BodyState::default(); 3];
-        BodyLanes::gather(&states, &Slots::new([0, u32::MAX, 1, 2]));
+        BodyLanes::gather(&states, &Slots::new([0, u32::MAX, 1, 2, 0, 0, 0, 0]));
     }
 
     #[test]
@@ -170,7 +174,7 @@ mod tests {
                 ..BodyState::default()
             })
             .collect();
-        let lanes = BodyLanes::gather(&states, &Slots::new([4, 0, 2, 2]));
-        assert_eq!(lanes.w.to_array(), [4.0, 0.0, 2.0, 2.0]);
+        let lanes = BodyLanes::gather(&states, &Slots::new([4, 0, 2, 2, 1, 3, 0, 4]));
+        assert_eq!(lanes.w.to_array(), [4.0, 0.0, 2.0, 2.0, 1.0, 3.0, 0.0, 4.0]);
     }
 }

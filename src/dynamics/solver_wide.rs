@@ -1,15 +1,15 @@
-//! The impulse solver's passes, four constraints at once.
+//! The impulse solver's passes, eight constraints at once.
 //!
 //! Sequential impulses (`solver.rs`) solve one constraint after another, and each
 //! constraint is a short chain of dependent multiply-adds on its two bodies. The
 //! constraints of one colour (`constraint.rs`, `ColourScratch::place`) share no body that
-//! can move, so any four of them can go through the same chain side by side, one per
+//! can move, so any eight of them can go through the same chain side by side, one per
 //! lane of a SIMD register: Catto's wide contact solver in Box2D v3 (`contact_solver.c`,
-//! "Solver2D", 2024), written here for four `f32` lanes with the `wide` crate.
+//! "Solver2D", 2024), written here for eight `f32` lanes with the `wide` crate (`lanes.rs`).
 //!
 //! ```text
 //! build (once a step)   per colour: its constraints of at most two points, in bundles
-//!                       of four (bodies, masses, points as lanes); the rest, and the
+//!                       of eight (bodies, masses, points as lanes); the rest, and the
 //!                       whole last colour (whose constraints may share bodies), stay
 //!                       one at a time
 //! each pass             per colour: per bundle, gather the eight bodies' velocities
@@ -33,34 +33,34 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
-use super::lanes::{BodyLanes, Slots, F4, LANES};
+use super::lanes::{BodyLanes, Lf, Slots, LANES};
 use super::solver::{solve_constraint, warm_start_constraint, StepTuning};
 
-/// One point of four constraints, each field one lane per constraint (the fields of
+/// One point of eight constraints, each field one lane per constraint (the fields of
 /// [`ConstraintPoint`] the passes read and write).
 #[derive(Clone, Copy, Debug, Default)]
 struct PointLanes {
-    normal_x: F4,
-    normal_y: F4,
-    anchor_a_x: F4,
-    anchor_a_y: F4,
-    anchor_b_x: F4,
-    anchor_b_y: F4,
-    base_separation: F4,
+    normal_x: Lf,
+    normal_y: Lf,
+    anchor_a_x: Lf,
+    anchor_a_y: Lf,
+    anchor_b_x: Lf,
+    anchor_b_y: Lf,
+    base_separation: Lf,
     /// The old overlap the solver tolerates this step: `start_overlap` when `deep`.
-    tolerated: F4,
-    normal_mass: F4,
-    tangent_mass: F4,
-    cross_na: F4,
-    cross_nb: F4,
-    cross_ta: F4,
-    cross_tb: F4,
-    normal_impulse: F4,
-    tangent_impulse: F4,
-    max_normal_impulse: F4,
+    tolerated: Lf,
+    normal_mass: Lf,
+    tangent_mass: Lf,
+    cross_na: Lf,
+    cross_nb: Lf,
+    cross_ta: Lf,
+    cross_tb: Lf,
+    normal_impulse: Lf,
+    tangent_impulse: Lf,
+    max_normal_impulse: Lf,
 }
 
-/// Four constraints of one colour, each with one or two points.
+/// Eight constraints of one colour, each with one or two points.
 #[derive(Clone, Copy, Debug, Default)]
 struct Bundle {
     /// The constraints' indices in [`Constraints::list`] (for the write-back) …
@@ -75,17 +75,17 @@ struct Bundle {
     /// Whether each lane's body may be written back (it can move).
     movable_a: [bool; LANES],
     movable_b: [bool; LANES],
-    friction: F4,
+    friction: Lf,
     point: [PointLanes; 2],
 }
 
 /// The bodies' inverse masses and inertias, one lane per constraint.
 #[derive(Clone, Copy, Debug, Default)]
 struct Masses {
-    inv_mass_a: F4,
-    inv_inertia_a: F4,
-    inv_mass_b: F4,
-    inv_inertia_b: F4,
+    inv_mass_a: Lf,
+    inv_inertia_a: Lf,
+    inv_mass_b: Lf,
+    inv_inertia_b: Lf,
 }
 
 /// One colour's work: its bundles and its constraints solved one at a time.
@@ -110,7 +110,7 @@ pub(crate) struct WideContacts {
 /// The relative speed along (dx, dy) of B's anchor point against A's, from the angular
 /// Jacobians (`constraint::relative_speed`, lane by lane, same association).
 #[inline]
-fn relative_speed(a: &BodyLanes, b: &BodyLanes, dx: F4, dy: F4, cross_a: F4, cross_b: F4) -> F4 {
+fn relative_speed(a: &BodyLanes, b: &BodyLanes, dx: Lf, dy: Lf, cross_a: Lf, cross_b: Lf) -> Lf {
     (b.vx - a.vx) * dx + (b.vy - a.vy) * dy + b.w * cross_b - a.w * cross_a
 }
 
@@ -122,11 +122,11 @@ fn apply_impulse_along(
     m: &Masses,
     a: &mut BodyLanes,
     b: &mut BodyLanes,
-    dx: F4,
-    dy: F4,
-    cross_a: F4,
-    cross_b: F4,
-    magnitude: F4,
+    dx: Lf,
+    dy: Lf,
+    cross_a: Lf,
+    cross_b: Lf,
+    magnitude: Lf,
 ) {
     let (ix, iy) = (magnitude * dx, magnitude * dy);
     a.vx -= m.inv_mass_a * ix;
@@ -172,8 +172,8 @@ impl WideContacts {
                     }
                 }
                 for run in [&*two_points, &*one_point] {
-                    for four in run.chunks(LANES) {
-                        bundles.push(bundle_of(four, constraints, &states.states));
+                    for eight in run.chunks(LANES) {
+                        bundles.push(bundle_of(eight, constraints, &states.states));
                     }
                 }
             }
@@ -257,7 +257,7 @@ const INERT_POINT: ConstraintPoint = ConstraintPoint {
     stick_gap: crate::math::Vec2::ZERO,
 };
 
-/// The bundle of up to four constraints `indices` (each of one or two points).
+/// The bundle of up to eight constraints `indices` (each of one or two points).
 ///
 /// The lanes are read through references to the constraints' points: with the points
 /// copied into a local array first (and that array copied again per field by
@@ -306,16 +306,14 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
     }
     (bundle.a, bundle.b) = (Slots::new(slots_a), Slots::new(slots_b));
     bundle.masses = Masses {
-        inv_mass_a: F4::new(inv_mass_a),
-        inv_inertia_a: F4::new(inv_inertia_a),
-        inv_mass_b: F4::new(inv_mass_b),
-        inv_inertia_b: F4::new(inv_inertia_b),
+        inv_mass_a: Lf::new(inv_mass_a),
+        inv_inertia_a: Lf::new(inv_inertia_a),
+        inv_mass_b: Lf::new(inv_mass_b),
+        inv_inertia_b: Lf::new(inv_inertia_b),
     };
-    bundle.friction = F4::new(friction);
+    bundle.friction = Lf::new(friction);
     for (lanes, points) in bundle.point.iter_mut().zip(&point) {
-        let f = |get: fn(&ConstraintPoint) -> f32| {
-            F4::new([get(points[0]), get(points[1]), get(points[2]), get(points[3])])
-        };
+        let f = |get: fn(&ConstraintPoint) -> f32| Lf::new(std::array::from_fn(|k| get(points[k])));
         *lanes = PointLanes {
             normal_x: f(|p| p.normal.x),
             normal_y: f(|p| p.normal.y),
@@ -339,7 +337,7 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
     bundle
 }
 
-/// `solver::warm_start_constraint`, four constraints at once.
+/// `solver::warm_start_constraint`, eight constraints at once.
 #[inline]
 fn warm_start_bundle(states: &mut [BodyState], bundle: &Bundle) {
     let mut a = BodyLanes::gather(states, &bundle.a);
@@ -355,22 +353,22 @@ fn warm_start_bundle(states: &mut [BodyState], bundle: &Bundle) {
     b.scatter_velocity(states, &bundle.b, &bundle.movable_b, lanes);
 }
 
-/// `solver::solve_constraint`, four constraints at once: the same expressions lane by
+/// `solver::solve_constraint`, eight constraints at once: the same expressions lane by
 /// lane, the branches as selects.
 #[inline]
 fn solve_bundle(states: &mut [BodyState], bundle: &mut Bundle, t: &StepTuning, use_bias: bool) {
     let mut a = BodyLanes::gather(states, &bundle.a);
     let mut b = BodyLanes::gather(states, &bundle.b);
-    let zero = F4::splat(0.0);
-    let one = F4::splat(1.0);
-    let inv_h = F4::splat(t.inv_h);
-    let slop = F4::splat(t.slop);
+    let zero = Lf::splat(0.0);
+    let one = Lf::splat(1.0);
+    let inv_h = Lf::splat(t.inv_h);
+    let slop = Lf::splat(t.slop);
     let (bias_rate, soft_mass, soft_impulse) = (
-        F4::splat(t.softness.bias_rate),
-        F4::splat(t.softness.mass_scale),
-        F4::splat(t.softness.impulse_scale),
+        Lf::splat(t.softness.bias_rate),
+        Lf::splat(t.softness.mass_scale),
+        Lf::splat(t.softness.impulse_scale),
     );
-    let max_push = F4::splat(-t.max_push_speed);
+    let max_push = Lf::splat(-t.max_push_speed);
     let count = bundle.points as usize;
     let (m, friction) = (bundle.masses, bundle.friction);
     let points = &mut bundle.point[..count];

@@ -69,7 +69,7 @@ use super::settings::WorldSettings;
 use super::xpbd_wide::WideXpbd;
 use crate::math::{cross, Vec2};
 
-/// Per-slot positions at the start of the substep, and the passes' bundles of four
+/// Per-slot positions at the start of the substep, and the passes' bundles of eight
 /// constraints (scratch, reused).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct XpbdScratch {
@@ -90,7 +90,7 @@ fn apply_correction(a: &mut BodyState, b: &mut BodyState, r_a: Vec2, r_b: Vec2, 
 /// Solves one step of contacts by position-based dynamics over `substeps` substeps of
 /// `h` (see the module docs).
 ///
-/// The passes run four constraints at once (`xpbd_wide.rs`), colour by colour; the
+/// The passes run eight constraints at once (`xpbd_wide.rs`), colour by colour; the
 /// answer is the same, bit for bit, as one constraint after another in colour order
 /// (`solve_positions`, `solve_static_friction`, `solve_velocities`): the
 /// constraints of a colour share no body that moves.

@@ -1,15 +1,15 @@
-//! The position-based solver's passes (`xpbd.rs`), four constraints at once.
+//! The position-based solver's passes (`xpbd.rs`), eight constraints at once.
 //!
 //! Each pass of XPBD (Müller et al. 2020) goes through the constraints one after
 //! another, and each constraint is a short chain of dependent operations on its two
 //! bodies. The constraints of one colour (`constraint.rs`, `ColourScratch::place`) share
-//! no body that can move, so four of them can go through the same chain side by side,
+//! no body that can move, so eight of them can go through the same chain side by side,
 //! one per lane of a SIMD register: what `solver_wide.rs` does for the impulse solver,
 //! after Catto's wide contact solver in Box2D v3 ("Solver2D", 2024).
 //!
 //! ```text
 //! build (once a step)   per colour: its constraints of at most two points whose bodies
-//!                       either move or are fixed (below), in bundles of four (those
+//!                       either move or are fixed (below), in bundles of eight (those
 //!                       touching at the start of the step apart from the others); the rest,
 //!                       and the whole last colour (whose constraints may share bodies),
 //!                       stay one at a time (`xpbd::project_constraint` and its siblings)
@@ -26,7 +26,7 @@
 //! nothing. Bundled apart from the touching ones (the order within a colour does not
 //! change the answer), whole bundles of them are skipped by the pull-back of old drift
 //! before the substeps (no point pushed) without gathering their bodies, and the last
-//! position pass of a substep skips their static friction (all four lanes unpushed).
+//! position pass of a substep skips their static friction (all eight lanes unpushed).
 //!
 //! **The same answer, bit for bit.** Every lane computes the expressions of the scalar
 //! pass in the same order and association (Rust does not contract a·b + c into a fused
@@ -50,7 +50,7 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
-use super::lanes::{mask, Slots, F4, LANES};
+use super::lanes::{mask, Lf, Slots, LANES};
 use super::xpbd::{hold_constraint, project_constraint, settle_constraint, PositionPass, VelocityPass};
 use passes::{hold_bundle, project_bundle, settle_bundle};
 
@@ -59,36 +59,36 @@ mod passes;
 /// `BodyState::turn_by_correction`'s limit of the fast renormalisation (rad).
 const SMALL_RAD: f32 = 0.02;
 
-/// One point of four constraints, each field one lane per constraint: the fields of
+/// One point of eight constraints, each field one lane per constraint: the fields of
 /// [`ConstraintPoint`] the passes read, and those they write (written back at the end).
 #[derive(Clone, Copy, Debug, Default)]
 struct PointLanes {
     /// The lane has this point (a single-point constraint's second point, and unused
     /// lanes, do nothing).
-    live: F4,
-    normal_x: F4,
-    normal_y: F4,
-    anchor_a_x: F4,
-    anchor_a_y: F4,
-    anchor_b_x: F4,
-    anchor_b_y: F4,
-    base_separation: F4,
-    start_overlap: F4,
-    deep: F4,
-    stick_anchor_a_x: F4,
-    stick_anchor_a_y: F4,
-    stick_anchor_b_x: F4,
-    stick_anchor_b_y: F4,
-    stick_gap_x: F4,
-    stick_gap_y: F4,
-    normal_impulse: F4,
-    tangent_impulse: F4,
-    velocity_normal_impulse: F4,
-    relative_velocity: F4,
-    slipped: F4,
+    live: Lf,
+    normal_x: Lf,
+    normal_y: Lf,
+    anchor_a_x: Lf,
+    anchor_a_y: Lf,
+    anchor_b_x: Lf,
+    anchor_b_y: Lf,
+    base_separation: Lf,
+    start_overlap: Lf,
+    deep: Lf,
+    stick_anchor_a_x: Lf,
+    stick_anchor_a_y: Lf,
+    stick_anchor_b_x: Lf,
+    stick_anchor_b_y: Lf,
+    stick_gap_x: Lf,
+    stick_gap_y: Lf,
+    normal_impulse: Lf,
+    tangent_impulse: Lf,
+    velocity_normal_impulse: Lf,
+    relative_velocity: Lf,
+    slipped: Lf,
 }
 
-/// Four constraints of one colour, each with one or two points.
+/// Eight constraints of one colour, each with one or two points.
 #[derive(Clone, Copy, Debug, Default)]
 struct Bundle {
     /// The constraints' indices in [`Constraints::list`] (for the write-back) …
@@ -102,15 +102,15 @@ struct Bundle {
     /// Whether each lane's body is written back (it can move; else it is fixed).
     movable_a: [bool; LANES],
     movable_b: [bool; LANES],
-    inv_mass_a: F4,
-    inv_inertia_a: F4,
-    inv_mass_b: F4,
-    inv_inertia_b: F4,
+    inv_mass_a: Lf,
+    inv_inertia_a: Lf,
+    inv_mass_b: Lf,
+    inv_inertia_b: Lf,
     /// Masks: gravity applies to the body (`moves_by_forces`).
-    forces_a: F4,
-    forces_b: F4,
-    friction: F4,
-    restitution: F4,
+    forces_a: Lf,
+    forces_b: Lf,
+    friction: Lf,
+    restitution: Lf,
     point: [PointLanes; 2],
 }
 
@@ -216,8 +216,8 @@ impl WideXpbd {
                     }
                 }
                 for run in kinds.iter() {
-                    for four in run.chunks(LANES) {
-                        bundles.push(bundle_of(four, constraints, states));
+                    for eight in run.chunks(LANES) {
+                        bundles.push(bundle_of(eight, constraints, states));
                     }
                 }
             }
@@ -302,11 +302,11 @@ impl WideXpbd {
     }
 }
 
-/// The bundle of up to four constraints `indices` (each of one or two points, its bodies
+/// The bundle of up to eight constraints `indices` (each of one or two points, its bodies
 /// movable or fixed): a missing point's lanes are zero and not `live`, an unused lane
 /// holds lane 0's bodies.
 ///
-/// Each field's four lanes are made at once from references to the lanes' points, as
+/// Each field's eight lanes are made at once from references to the lanes' points, as
 /// `solver_wide.rs` builds its bundles: written lane by lane into a default bundle (a
 /// store per lane and field, the bundle zeroed first and copied out after) this took
 /// 4.5 M instructions a step on the 5050-box pyramid, as much as a position pass.
@@ -346,9 +346,7 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
         }
     }
     let lanes_of = |points: &[&ConstraintPoint; LANES], live: [bool; LANES]| {
-        let f = |get: fn(&ConstraintPoint) -> f32| {
-            F4::new([get(points[0]), get(points[1]), get(points[2]), get(points[3])])
-        };
+        let f = |get: fn(&ConstraintPoint) -> f32| Lf::new(std::array::from_fn(|k| get(points[k])));
         PointLanes {
             live: mask(live),
             normal_x: f(|p| p.normal.x),
@@ -381,14 +379,14 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
         points: most_points as u8,
         movable_a,
         movable_b,
-        inv_mass_a: F4::new(masses[0]),
-        inv_inertia_a: F4::new(masses[1]),
-        inv_mass_b: F4::new(masses[2]),
-        inv_inertia_b: F4::new(masses[3]),
+        inv_mass_a: Lf::new(masses[0]),
+        inv_inertia_a: Lf::new(masses[1]),
+        inv_mass_b: Lf::new(masses[2]),
+        inv_inertia_b: Lf::new(masses[3]),
         forces_a: mask(forces_a),
         forces_b: mask(forces_b),
-        friction: F4::new(friction),
-        restitution: F4::new(restitution),
+        friction: Lf::new(friction),
+        restitution: Lf::new(restitution),
         point: [lanes_of(&point[0], live[0]), lanes_of(&point[1], live[1])],
     }
 }

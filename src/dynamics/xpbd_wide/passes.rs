@@ -1,10 +1,10 @@
-//! The position-based passes on one bundle of four constraints (`xpbd_wide.rs`): the
+//! The position-based passes on one bundle of eight constraints (`xpbd_wide.rs`): the
 //! scalar passes' arithmetic (`xpbd.rs`) lane by lane, in the same order and
 //! association, with each branch a mask and each skipped update the old value (a
 //! select, or the subtraction of +0, which leaves a number as it is).
 
 use super::super::body_state::BodyState;
-use super::super::lanes::{BodyLanes, F4};
+use super::super::lanes::{BodyLanes, Lf};
 use super::super::xpbd::{PositionPass, SubstepStart, VelocityPass};
 use super::{Bundle, PointLanes, SMALL_RAD};
 
@@ -13,14 +13,14 @@ use super::{Bundle, PointLanes, SMALL_RAD};
 /// the passes' maxima (their arguments are sums that start from +0 or differences of
 /// unequal numbers), and the world's hashes are what say so.
 #[inline]
-fn max_zero(x: F4) -> F4 {
-    x.simd_ge(F4::ZERO).select(x, F4::ZERO)
+fn max_zero(x: Lf) -> Lf {
+    x.simd_ge(Lf::ZERO).select(x, Lf::ZERO)
 }
 
 /// `x.clamp(lo, hi)` as `f32::clamp` computes it: lo if x < lo, then hi if above hi
 /// (a NaN stays NaN).
 #[inline]
-fn clamp(x: F4, lo: F4, hi: F4) -> F4 {
+fn clamp(x: Lf, lo: Lf, hi: Lf) -> Lf {
     let x = x.simd_lt(lo).select(lo, x);
     x.simd_gt(hi).select(hi, x)
 }
@@ -29,7 +29,7 @@ fn clamp(x: F4, lo: F4, hi: F4) -> F4 {
 /// applies nothing subtracts +0, which leaves every number as it is (−0 − +0 is −0;
 /// adding a zero would not: −0 + +0 is +0).
 #[inline]
-fn minus_where(x: F4, y: F4, apply: F4) -> F4 {
+fn minus_where(x: Lf, y: Lf, apply: Lf) -> Lf {
     x - (apply & y)
 }
 
@@ -38,22 +38,22 @@ fn minus_where(x: F4, y: F4, apply: F4) -> F4 {
 /// subtracts +0 ([`minus_where`]). (Only a NaN y would come out otherwise, its sign
 /// flipped; the passes apply finite corrections.)
 #[inline]
-fn plus_where(x: F4, y: F4, apply: F4) -> F4 {
+fn plus_where(x: Lf, y: Lf, apply: Lf) -> Lf {
     x - (apply & -y)
 }
 
 /// `Rot::apply` of the lanes' rotations to (x, y).
 #[inline]
-fn rotate(cos: F4, sin: F4, x: F4, y: F4) -> (F4, F4) {
+fn rotate(cos: Lf, sin: Lf, x: Lf, y: Lf) -> (Lf, Lf) {
     (cos * x - sin * y, sin * x + cos * y)
 }
 
-/// The position-based passes' arithmetic on four bodies.
+/// The position-based passes' arithmetic on eight bodies.
 impl BodyLanes {
     /// The anchor (x, y) turned with the body (`dq.apply`), and the point it is at
     /// relative to the body's start (`dp + dq.apply`).
     #[inline]
-    fn anchor(&self, x: F4, y: F4) -> ((F4, F4), (F4, F4)) {
+    fn anchor(&self, x: Lf, y: Lf) -> ((Lf, Lf), (Lf, Lf)) {
         let (rx, ry) = rotate(self.cos, self.sin, x, y);
         ((rx, ry), (self.dpx + rx, self.dpy + ry))
     }
@@ -61,18 +61,18 @@ impl BodyLanes {
     /// `BodyState::turn_by_correction` in the lanes of `apply`: the Newton
     /// renormalisation below [`SMALL_RAD`], the exact one above it and for a NaN.
     #[inline]
-    fn turn_by_correction(&mut self, delta_angle: F4, apply: F4) {
+    fn turn_by_correction(&mut self, delta_angle: Lf, apply: Lf) {
         let c = self.cos - delta_angle * self.sin;
         let s = self.sin + delta_angle * self.cos;
         let length_sq = c * c + s * s;
-        let small = delta_angle.abs().simd_lt(F4::splat(SMALL_RAD));
-        let newton = F4::splat(0.5) * (F4::splat(3.0) - length_sq);
+        let small = delta_angle.abs().simd_lt(Lf::splat(SMALL_RAD));
+        let newton = Lf::splat(0.5) * (Lf::splat(3.0) - length_sq);
         // The square root and the division only when a lane that turns needs them
         // (they are long in latency, and almost every correction is small).
         let inv_len = if (small | !apply).all() {
             newton
         } else {
-            small.select(newton, F4::ONE / length_sq.sqrt())
+            small.select(newton, Lf::ONE / length_sq.sqrt())
         };
         self.cos = apply.select(c * inv_len, self.cos);
         self.sin = apply.select(s * inv_len, self.sin);
@@ -83,16 +83,16 @@ impl BodyLanes {
 /// The lanes' inverse masses.
 #[derive(Clone, Copy)]
 struct Masses {
-    inv_mass_a: F4,
-    inv_inertia_a: F4,
-    inv_mass_b: F4,
-    inv_inertia_b: F4,
+    inv_mass_a: Lf,
+    inv_inertia_a: Lf,
+    inv_mass_b: Lf,
+    inv_inertia_b: Lf,
 }
 
 impl Masses {
     /// `constraint::inverse_effective_mass` along (dx, dy) at the turned anchors.
     #[inline]
-    fn inverse_effective_mass(&self, r_a: (F4, F4), r_b: (F4, F4), dx: F4, dy: F4) -> F4 {
+    fn inverse_effective_mass(&self, r_a: (Lf, Lf), r_b: (Lf, Lf), dx: Lf, dy: Lf) -> Lf {
         let ra = r_a.0 * dy - r_a.1 * dx;
         let rb = r_b.0 * dy - r_b.1 * dx;
         self.inv_mass_a + self.inv_mass_b + self.inv_inertia_a * ra * ra + self.inv_inertia_b * rb * rb
@@ -104,9 +104,9 @@ impl Masses {
         &self,
         a: &mut BodyLanes,
         b: &mut BodyLanes,
-        (r_a, r_b): ((F4, F4), (F4, F4)),
-        (cx, cy): (F4, F4),
-        apply: F4,
+        (r_a, r_b): ((Lf, Lf), (Lf, Lf)),
+        (cx, cy): (Lf, Lf),
+        apply: Lf,
     ) {
         a.dpx = minus_where(a.dpx, self.inv_mass_a * cx, apply);
         a.dpy = minus_where(a.dpy, self.inv_mass_a * cy, apply);
@@ -122,9 +122,9 @@ impl Masses {
         &self,
         a: &mut BodyLanes,
         b: &mut BodyLanes,
-        (r_a, r_b): ((F4, F4), (F4, F4)),
-        (ix, iy): (F4, F4),
-        apply: F4,
+        (r_a, r_b): ((Lf, Lf), (Lf, Lf)),
+        (ix, iy): (Lf, Lf),
+        apply: Lf,
     ) {
         a.vx = minus_where(a.vx, self.inv_mass_a * ix, apply);
         a.vy = minus_where(a.vy, self.inv_mass_a * iy, apply);
@@ -149,14 +149,14 @@ impl Bundle {
 
 /// `constraint::relative_velocity` of B's anchor point against A's.
 #[inline]
-fn relative_velocity(a: &BodyLanes, b: &BodyLanes, r_a: (F4, F4), r_b: (F4, F4)) -> (F4, F4) {
+fn relative_velocity(a: &BodyLanes, b: &BodyLanes, r_a: (Lf, Lf), r_b: (Lf, Lf)) -> (Lf, Lf) {
     (
         (b.vx + -b.w * r_b.1) - (a.vx + -a.w * r_a.1),
         (b.vy + b.w * r_b.0) - (a.vy + a.w * r_a.0),
     )
 }
 
-/// `xpbd::project_constraint`, four constraints at once (held by static friction after,
+/// `xpbd::project_constraint`, eight constraints at once (held by static friction after,
 /// when `pass.hold`: the bodies gathered and scattered once for both).
 #[inline]
 pub(super) fn project_bundle(states: &mut [BodyState], bundle: &mut Bundle, pass: &PositionPass) {
@@ -196,7 +196,7 @@ fn project_lanes(
     if let Some(start) = start {
         begin_bundle(a, b, bundle, start);
     }
-    let (slop, shed_so_far) = (F4::splat(slop), F4::splat(shed_so_far));
+    let (slop, shed_so_far) = (Lf::splat(slop), Lf::splat(shed_so_far));
     let mut moved = false;
     for p in &mut bundle.point[..count] {
         let tolerated = p.deep.select(p.start_overlap, max_zero(p.start_overlap - shed_so_far));
@@ -209,7 +209,7 @@ fn project_lanes(
         let delta = -violation / w;
         // Skipped: apart or within the slop, no mass to move, or a non-finite
         // correction (never spread to the other body).
-        let apply = p.live & violation.simd_lt(F4::ZERO) & w.simd_gt(F4::ZERO) & delta.is_finite();
+        let apply = p.live & violation.simd_lt(Lf::ZERO) & w.simd_gt(Lf::ZERO) & delta.is_finite();
         if !apply.any() {
             continue;
         }
@@ -220,12 +220,12 @@ fn project_lanes(
     moved
 }
 
-/// `SubstepStart::begin`, four constraints at once: the relative normal velocity before
+/// `SubstepStart::begin`, eight constraints at once: the relative normal velocity before
 /// gravity's share of the substep, and the substep's impulses from zero.
 #[inline]
 fn begin_bundle(a: &BodyLanes, b: &BodyLanes, bundle: &mut Bundle, start: SubstepStart) {
-    let (gx, gy) = (F4::splat(start.gravity_dv.x), F4::splat(start.gravity_dv.y));
-    let before = |s: &BodyLanes, forces: F4| BodyLanes {
+    let (gx, gy) = (Lf::splat(start.gravity_dv.x), Lf::splat(start.gravity_dv.y));
+    let before = |s: &BodyLanes, forces: Lf| BodyLanes {
         vx: forces.select(s.vx - gx, s.vx),
         vy: forces.select(s.vy - gy, s.vy),
         ..*s
@@ -237,19 +237,19 @@ fn begin_bundle(a: &BodyLanes, b: &BodyLanes, bundle: &mut Bundle, start: Subste
         let (r_b, _) = b.anchor(p.anchor_b_x, p.anchor_b_y);
         let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
         p.relative_velocity = vx * p.normal_x + vy * p.normal_y;
-        p.normal_impulse = F4::ZERO;
-        p.tangent_impulse = F4::ZERO;
-        p.velocity_normal_impulse = F4::ZERO;
+        p.normal_impulse = Lf::ZERO;
+        p.tangent_impulse = Lf::ZERO;
+        p.velocity_normal_impulse = Lf::ZERO;
     }
 }
 
-/// `xpbd::hold_constraint`, four constraints at once.
+/// `xpbd::hold_constraint`, eight constraints at once.
 #[inline]
 pub(super) fn hold_bundle(states: &mut [BodyState], bundle: &mut Bundle, slip_drift: f32) {
     let count = bundle.points as usize;
     // Nothing pushed this substep (speculative pairs, bundled apart for this): nothing
     // to hold, and gathering and scattering the bodies would write back what they read.
-    let pushed = |p: &PointLanes| (p.live & !p.normal_impulse.simd_le(F4::ZERO)).any();
+    let pushed = |p: &PointLanes| (p.live & !p.normal_impulse.simd_le(Lf::ZERO)).any();
     if !bundle.point[..count].iter().any(pushed) {
         return;
     }
@@ -267,12 +267,12 @@ fn hold_lanes(a: &mut BodyLanes, b: &mut BodyLanes, bundle: &mut Bundle, slip_dr
     let count = bundle.points as usize;
     let m = bundle.masses();
     let friction = bundle.friction;
-    let slip_drift = F4::splat(slip_drift);
+    let slip_drift = Lf::splat(slip_drift);
     let mut moved = false;
     for p in &mut bundle.point[..count] {
         // A point that did not push this substep holds nothing (a NaN impulse goes on
         // to the NaN checks, as in the scalar pass).
-        let pushed = p.live & !p.normal_impulse.simd_le(F4::ZERO);
+        let pushed = p.live & !p.normal_impulse.simd_le(Lf::ZERO);
         if !pushed.any() {
             continue;
         }
@@ -289,7 +289,7 @@ fn hold_lanes(a: &mut BodyLanes, b: &mut BodyLanes, bundle: &mut Bundle, slip_dr
         let along = drift_x * tx + drift_y * ty;
         let w_t = m.inverse_effective_mass(r_a, r_b, tx, ty);
         let cone = friction * p.normal_impulse;
-        let active = pushed & along.simd_ne(F4::ZERO) & w_t.simd_gt(F4::ZERO) & !cone.is_nan();
+        let active = pushed & along.simd_ne(Lf::ZERO) & w_t.simd_gt(Lf::ZERO) & !cone.is_nan();
         let wanted = p.tangent_impulse - along / w_t;
         let total = clamp(wanted, -cone, cone);
         // Clamped with a drift beyond `slip_drift`: it sticks again where it is next step.
@@ -308,16 +308,16 @@ fn hold_lanes(a: &mut BodyLanes, b: &mut BodyLanes, bundle: &mut Bundle, slip_dr
 #[derive(Clone, Copy, Debug, Default)]
 struct SettleLanes {
     /// The anchors turned with the bodies (m).
-    r_a: (F4, F4),
-    r_b: (F4, F4),
+    r_a: (Lf, Lf),
+    r_b: (Lf, Lf),
     /// Masks: the point acts (pushed, or touching), and it was pushed this substep.
-    acts: F4,
-    pushed: F4,
+    acts: Lf,
+    pushed: Lf,
     /// The normal velocity it is driven to (m/s), and the inverse effective masses
     /// along the normal and the tangent.
-    target: F4,
-    w_n: F4,
-    w_t: F4,
+    target: Lf,
+    w_n: Lf,
+    w_t: Lf,
 }
 
 /// `SettleLanes` of one point, from the bodies' poses now.
@@ -327,17 +327,17 @@ fn settle_geometry(
     b: &BodyLanes,
     m: &Masses,
     p: &PointLanes,
-    restitution: F4,
-    threshold: F4,
+    restitution: Lf,
+    threshold: Lf,
 ) -> SettleLanes {
     // Pushed this substep: an equality; else touching (only may not approach) or
     // apart (skipped).
-    let pushed = p.normal_impulse.simd_gt(F4::ZERO);
+    let pushed = p.normal_impulse.simd_gt(Lf::ZERO);
     let (r_a, pa) = a.anchor(p.anchor_a_x, p.anchor_a_y);
     let (r_b, pb) = b.anchor(p.anchor_b_x, p.anchor_b_y);
     let (nx, ny) = (p.normal_x, p.normal_y);
     let separation = (pb.0 - pa.0) * nx + (pb.1 - pa.1) * ny + p.base_separation;
-    let acts = p.live & (pushed | !separation.simd_gt(F4::ZERO));
+    let acts = p.live & (pushed | !separation.simd_gt(Lf::ZERO));
     if !acts.any() {
         return SettleLanes {
             acts,
@@ -350,13 +350,13 @@ fn settle_geometry(
         r_b,
         acts,
         pushed,
-        target: bounce.select(-restitution * p.relative_velocity, F4::ZERO),
+        target: bounce.select(-restitution * p.relative_velocity, Lf::ZERO),
         w_n: m.inverse_effective_mass(r_a, r_b, nx, ny),
         w_t: m.inverse_effective_mass(r_a, r_b, ny, -nx),
     }
 }
 
-/// `xpbd::settle_constraint`, four constraints at once.
+/// `xpbd::settle_constraint`, eight constraints at once.
 #[inline]
 pub(super) fn settle_bundle(states: &mut [BodyState], bundle: &mut Bundle, settings: &VelocityPass) {
     let count = bundle.points as usize;
@@ -364,8 +364,8 @@ pub(super) fn settle_bundle(states: &mut [BodyState], bundle: &mut Bundle, setti
     let mut b = BodyLanes::gather(states, &bundle.b);
     let m = bundle.masses();
     let (friction, restitution) = (bundle.friction, bundle.restitution);
-    let threshold = -F4::splat(settings.restitution_threshold);
-    let inv_h = F4::splat(settings.inv_h);
+    let threshold = -Lf::splat(settings.restitution_threshold);
+    let inv_h = Lf::splat(settings.inv_h);
     let mut geometry = [SettleLanes::default(); 2];
     let mut moved = false;
     for (p, g) in bundle.point[..count].iter().zip(&mut geometry) {
@@ -388,7 +388,7 @@ pub(super) fn settle_bundle(states: &mut [BodyState], bundle: &mut Bundle, setti
         let before = p.velocity_normal_impulse;
         let wanted = before + (g.target - vn) / g.w_n;
         let total = g.pushed.select(wanted, max_zero(wanted));
-        let apply = acts & g.w_n.simd_gt(F4::ZERO) & total.is_finite();
+        let apply = acts & g.w_n.simd_gt(Lf::ZERO) & total.is_finite();
         p.velocity_normal_impulse = apply.select(total, before);
         let impulse = total - before;
         m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * nx, impulse * ny), apply);
@@ -407,7 +407,7 @@ pub(super) fn settle_bundle(states: &mut [BodyState], bundle: &mut Bundle, setti
         let cone = friction * (p.normal_impulse * inv_h + max_zero(p.velocity_normal_impulse));
         let limit = max_zero(cone - p.tangent_impulse.abs() * inv_h);
         let impulse = clamp(-vt / w_t, -limit, limit);
-        let apply = acts & vt.simd_ne(F4::ZERO) & w_t.simd_gt(F4::ZERO) & impulse.is_finite();
+        let apply = acts & vt.simd_ne(Lf::ZERO) & w_t.simd_gt(Lf::ZERO) & impulse.is_finite();
         m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * tx, impulse * ty), apply);
     }
     let lanes = bundle.lanes as usize;
