@@ -38,7 +38,7 @@ use super::compound::PairTest;
 use super::contact::{Contact, ContactPoints, Work};
 use super::gjk_epa::penetration_in_a;
 use super::query::{PieceQuery, Recorder};
-use super::sat::{centrally_symmetric, climb_lowest, interval_gap, project_interval, scan_lowest, CLIMB_MIN_VERTICES};
+use super::sat::{centrally_symmetric, edge_separations, interval_gap, project_interval};
 use super::speculative::SpeculativePoints;
 use super::NarrowConfig;
 use crate::bounds::Aabb;
@@ -150,51 +150,6 @@ fn sat_in_a(pair: &PairInA, stop_at: f32, work: &mut Work) -> (Vec2, f32) {
         return sat_two_sided_in_a(pair, stop_at, work);
     }
     (normal, depth)
-}
-
-/// The separations of `others` (one shape's vertices) from each edge of the other shape
-/// (edge k starts at `on_edge[k]`, its outward unit normal is `normal(k)`), in edge order:
-/// calls `visit(normal, gap)` for each until it returns true (stop). Counts the dots in
-/// `work`.
-#[inline]
-fn edge_separations(
-    on_edge: &[Vec2],
-    normal: impl Fn(usize) -> Vec2,
-    others: &[Vec2],
-    work: &mut Work,
-    mut visit: impl FnMut(Vec2, f32) -> bool,
-) {
-    let climb = others.len() >= CLIMB_MIN_VERTICES;
-    let mut deepest = 0;
-    for (k, &start) in on_edge.iter().enumerate() {
-        let n = normal(k);
-        let lowest = if !climb {
-            // A plain minimum: no index to keep, no branch to mispredict.
-            work.vertices_scanned += others.len() as u32;
-            others.iter().fold(f32::INFINITY, |lowest, v| {
-                let d = n.dot(*v);
-                if d < lowest {
-                    d
-                } else {
-                    lowest
-                }
-            })
-        } else if k > 0 {
-            let (at, lowest, dots) = climb_lowest(others, n, deepest);
-            deepest = at;
-            work.vertices_scanned += dots;
-            lowest
-        } else {
-            let (at, lowest) = scan_lowest(others, n);
-            deepest = at;
-            work.vertices_scanned += others.len() as u32;
-            lowest
-        };
-        work.axes_tested += 1;
-        if visit(n, lowest - n.dot(start)) {
-            return;
-        }
-    }
 }
 
 /// Box2D's one-sided SAT over E = {n_Ai, −n_Bj} (see [`sat_in_a`]): A's edges first, then

@@ -16,6 +16,7 @@ use super::query::{PieceQuery, Recorder};
 use super::trace::{AxisSource, Owner, SatAxisStep, TraceStep};
 use super::PairPenetration;
 use crate::math::Vec2;
+use wide::f32x4;
 
 /// Interval of `view`'s vertices projected on `axis` (both in the view's local frame).
 #[inline]
@@ -198,6 +199,87 @@ pub(crate) fn scan_lowest(vertices: &[Vec2], normal: Vec2) -> (usize, f32) {
         }
     }
     (at, lowest)
+}
+
+/// The separations of `others` (one shape's vertices) from each edge of the other shape
+/// (edge k starts at `on_edge[k]`, its outward unit normal is `normal(k)`), in edge order:
+/// calls `visit(normal, gap)` for each until it returns true (stop). Counts the dots in
+/// `work` as if the edges were done one by one (the ones after a stop are not counted).
+#[inline]
+pub(crate) fn edge_separations(
+    on_edge: &[Vec2],
+    normal: impl Fn(usize) -> Vec2,
+    others: &[Vec2],
+    work: &mut Work,
+    mut visit: impl FnMut(Vec2, f32) -> bool,
+) {
+    if others.len() < CLIMB_MIN_VERTICES {
+        // Four edges at once, one per lane. Each lane takes the same minimum of the same
+        // dots in the same order as a scalar scan, so the gaps are the same to the bit; an
+        // edge group past a stop costs up to three edges' dots for nothing, but the step's
+        // pairs mostly overlap (every edge is tried) and small rings scanned one edge at a
+        // time spent most of their instructions on the loop, not the dots.
+        for (g, starts) in on_edge.chunks(4).enumerate() {
+            let last = starts.len() - 1;
+            let normals: [Vec2; 4] = std::array::from_fn(|i| normal(4 * g + i.min(last)));
+            let lowest = lowest_of_four(&normals, others);
+            for (i, &start) in starts.iter().enumerate() {
+                let n = normals[i];
+                work.vertices_scanned += others.len() as u32;
+                work.axes_tested += 1;
+                if visit(n, lowest[i] - n.dot(start)) {
+                    return;
+                }
+            }
+        }
+        return;
+    }
+    let mut deepest = 0;
+    for (k, &start) in on_edge.iter().enumerate() {
+        let n = normal(k);
+        let (at, lowest, dots) = if k > 0 {
+            climb_lowest(others, n, deepest)
+        } else {
+            let (at, lowest) = scan_lowest(others, n);
+            (at, lowest, others.len() as u32)
+        };
+        deepest = at;
+        work.vertices_scanned += dots;
+        work.axes_tested += 1;
+        if visit(n, lowest - n.dot(start)) {
+            return;
+        }
+    }
+}
+
+/// The least dot of `vertices` along each of four directions: lane i holds exactly what
+/// the scalar fold `if d < lowest { d } else { lowest }` over the vertices in order gives
+/// for `directions[i]` (the same products and sum per dot, the same comparison).
+#[inline]
+fn lowest_of_four(directions: &[Vec2; 4], vertices: &[Vec2]) -> [f32; 4] {
+    let nx = f32x4::from(directions.map(|d| d.x));
+    let ny = f32x4::from(directions.map(|d| d.y));
+    let mut lowest = f32x4::splat(f32::INFINITY);
+    for v in vertices {
+        let d = nx * f32x4::splat(v.x) + ny * f32x4::splat(v.y);
+        lowest = lane_lower(d, lowest);
+    }
+    lowest.to_array()
+}
+
+/// Per lane `if d < lowest { d } else { lowest }`, ties and all: SSE's MINPS is exactly
+/// that (its first operand when less, else its second); other targets' minimum
+/// instructions break ties between zeros their own way, so they compare and pick.
+#[inline]
+fn lane_lower(d: f32x4, lowest: f32x4) -> f32x4 {
+    #[cfg(target_feature = "sse")]
+    {
+        d.fast_min(lowest)
+    }
+    #[cfg(not(target_feature = "sse"))]
+    {
+        d.cmp_lt(lowest).blend(d, lowest)
+    }
 }
 
 /// The lowest vertex of `vertices` along `direction` for the `k`-th edge of a walk around
