@@ -269,7 +269,7 @@ fn lowest_of_four(directions: &[Vec2; 4], vertices: &[Vec2]) -> [f32; 4] {
 
 /// Per lane `if d < lowest { d } else { lowest }`, ties and all: SSE's MINPS is exactly
 /// that (its first operand when less, else its second); other targets' minimum
-/// instructions break ties between zeros their own way, so they compare and pick.
+/// instructions break ties between zeros their own way, so they compare lane by lane.
 #[inline]
 fn lane_lower(d: f32x4, lowest: f32x4) -> f32x4 {
     #[cfg(target_feature = "sse")]
@@ -278,8 +278,57 @@ fn lane_lower(d: f32x4, lowest: f32x4) -> f32x4 {
     }
     #[cfg(not(target_feature = "sse"))]
     {
-        d.cmp_lt(lowest).blend(d, lowest)
+        let (d, l) = (d.to_array(), lowest.to_array());
+        f32x4::from(std::array::from_fn::<f32, 4, _>(
+            |i| if d[i] < l[i] { d[i] } else { l[i] },
+        ))
     }
+}
+
+/// Per lane `if d > highest { d } else { highest }` (SSE's MAXPS; see [`lane_lower`]).
+#[inline]
+fn lane_higher(d: f32x4, highest: f32x4) -> f32x4 {
+    #[cfg(target_feature = "sse")]
+    {
+        d.fast_max(highest)
+    }
+    #[cfg(not(target_feature = "sse"))]
+    {
+        let (d, h) = (d.to_array(), highest.to_array());
+        f32x4::from(std::array::from_fn::<f32, 4, _>(
+            |i| if d[i] > h[i] { d[i] } else { h[i] },
+        ))
+    }
+}
+
+/// [`project_interval`] on four axes at once, one per lane: each lane makes the same dots
+/// and keeps the same four running minima and maxima, joined in the same order, so its
+/// interval is the scalar one to the bit (the sign of a zero included). Returns the
+/// lower ends and the upper ends.
+pub(crate) fn project_four(vertices: &[Vec2], axes: &[Vec2; 4]) -> ([f32; 4], [f32; 4]) {
+    let (ax, ay) = (f32x4::from(axes.map(|a| a.x)), f32x4::from(axes.map(|a| a.y)));
+    let dot = |v: &Vec2| f32x4::splat(v.x) * ax + f32x4::splat(v.y) * ay;
+    let (mut lo, mut hi) = (f32x4::splat(f32::INFINITY), f32x4::splat(f32::NEG_INFINITY));
+    let (mut lo4, mut hi4) = ([lo; 4], [hi; 4]);
+    let chunks = vertices.chunks_exact(4);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for k in 0..4 {
+            let d = dot(&c[k]);
+            lo4[k] = lane_lower(d, lo4[k]);
+            hi4[k] = lane_higher(d, hi4[k]);
+        }
+    }
+    for v in rest {
+        let d = dot(v);
+        lo = lane_lower(d, lo);
+        hi = lane_higher(d, hi);
+    }
+    for k in 0..4 {
+        lo = lane_lower(lo4[k], lo);
+        hi = lane_higher(hi4[k], hi);
+    }
+    (lo.to_array(), hi.to_array())
 }
 
 /// The lowest vertex of `vertices` along `direction` for the `k`-th edge of a walk around
