@@ -44,6 +44,7 @@ use super::NarrowConfig;
 use crate::bounds::Aabb;
 use crate::geometry::ConvexView;
 use crate::math::{Pose, Rot, Vec2};
+use wide::f32x4;
 
 /// B may have at most this many vertices for the fast path: its vertices in A's frame
 /// live in a buffer on the stack (the general path takes larger pieces; neither
@@ -94,9 +95,7 @@ impl<'a> PairInA<'a> {
     /// `xf_ab` places B in A's frame; `buffer` receives B's vertices there.
     fn new(a: &ConvexView<'a>, b: &ConvexView<'a>, xf_ab: &Pose, buffer: &'a mut [Vec2]) -> Self {
         let vertices_b = &mut buffer[..b.vertices.len()];
-        for (in_a, &local_b) in vertices_b.iter_mut().zip(b.vertices) {
-            *in_a = xf_ab.apply_point(local_b);
-        }
+        pose_points(xf_ab, b.vertices, vertices_b);
         PairInA {
             a: *a,
             b: *b,
@@ -115,6 +114,31 @@ impl<'a> PairInA<'a> {
     #[inline]
     fn normal_b(&self, j: usize) -> Vec2 {
         self.rot_ab.apply(self.b.normals[j])
+    }
+}
+
+/// `out[k] = xf.apply_point(points[k])` (as many as `points`), two points at a time: x
+/// and y of both in the four lanes of a SIMD register, each lane making `apply_point`'s
+/// products and sums in its order (`c·x − s·y` as `c·x + (−s)·y`, the same number:
+/// negation is exact), so the points are the same to the bit. Every tested pair turns
+/// all of B's vertices; one at a time left half of each register idle.
+#[inline]
+fn pose_points(xf: &Pose, points: &[Vec2], out: &mut [Vec2]) {
+    let (c, s, t) = (xf.rotation.cos, xf.rotation.sin, xf.translation);
+    let (along_x, along_y) = (f32x4::from([c, s, c, s]), f32x4::from([-s, c, -s, c]));
+    let shift = f32x4::from([t.x, t.y, t.x, t.y]);
+    let (ins, mut outs) = (points.chunks_exact(2), out.chunks_exact_mut(2));
+    let odd = ins.remainder().first().map(|&p| xf.apply_point(p));
+    for (p, o) in ins.zip(outs.by_ref()) {
+        let (xs, ys) = (
+            f32x4::from([p[0].x, p[0].x, p[1].x, p[1].x]),
+            f32x4::from([p[0].y, p[0].y, p[1].y, p[1].y]),
+        );
+        let w = ((along_x * xs + along_y * ys) + shift).to_array();
+        (o[0], o[1]) = (Vec2::new(w[0], w[1]), Vec2::new(w[2], w[3]));
+    }
+    if let (Some(w), Some(o)) = (odd, outs.into_remainder().first_mut()) {
+        *o = w;
     }
 }
 
