@@ -201,12 +201,14 @@ impl AabbTreeBroadPhase {
             }
             self.fresh[group_start..].sort_unstable();
         }
+        // The two fresh lists (disjoint: a pair's first slot is moved in one, unmoved in
+        // the other) are merged together first, so the long list of kept pairs is
+        // merged into once: each merge moves every kept pair after the first fresh one,
+        // and two merges cost the rain of 1000 polygons 1.5% of its step.
+        self.fresh_below.sort_unstable();
+        merge_disjoint_in_place(&mut self.fresh_below, &self.fresh);
         if !self.fresh_below.is_empty() {
-            self.fresh_below.sort_unstable();
             merge_disjoint_in_place(&mut self.pairs, &self.fresh_below);
-        }
-        if !self.fresh.is_empty() {
-            merge_disjoint_in_place(&mut self.pairs, &self.fresh);
         }
 
         // 3. The kept pairs whose tight boxes overlap.

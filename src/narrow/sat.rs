@@ -16,6 +16,7 @@ use super::query::{PieceQuery, Recorder};
 use super::trace::{AxisSource, Owner, SatAxisStep, TraceStep};
 use super::PairPenetration;
 use crate::math::Vec2;
+use wide::f32x4;
 
 /// Interval of `view`'s vertices projected on `axis` (both in the view's local frame).
 #[inline]
@@ -198,6 +199,136 @@ pub(crate) fn scan_lowest(vertices: &[Vec2], normal: Vec2) -> (usize, f32) {
         }
     }
     (at, lowest)
+}
+
+/// The separations of `others` (one shape's vertices) from each edge of the other shape
+/// (edge k starts at `on_edge[k]`, its outward unit normal is `normal(k)`), in edge order:
+/// calls `visit(normal, gap)` for each until it returns true (stop). Counts the dots in
+/// `work` as if the edges were done one by one (the ones after a stop are not counted).
+#[inline]
+pub(crate) fn edge_separations(
+    on_edge: &[Vec2],
+    normal: impl Fn(usize) -> Vec2,
+    others: &[Vec2],
+    work: &mut Work,
+    mut visit: impl FnMut(Vec2, f32) -> bool,
+) {
+    if others.len() < CLIMB_MIN_VERTICES {
+        // Four edges at once, one per lane. Each lane takes the same minimum of the same
+        // dots in the same order as a scalar scan, so the gaps are the same to the bit; an
+        // edge group past a stop costs up to three edges' dots for nothing, but the step's
+        // pairs mostly overlap (every edge is tried) and small rings scanned one edge at a
+        // time spent most of their instructions on the loop, not the dots.
+        for (g, starts) in on_edge.chunks(4).enumerate() {
+            let last = starts.len() - 1;
+            let normals: [Vec2; 4] = std::array::from_fn(|i| normal(4 * g + i.min(last)));
+            let lowest = lowest_of_four(&normals, others);
+            for (i, &start) in starts.iter().enumerate() {
+                let n = normals[i];
+                work.vertices_scanned += others.len() as u32;
+                work.axes_tested += 1;
+                if visit(n, lowest[i] - n.dot(start)) {
+                    return;
+                }
+            }
+        }
+        return;
+    }
+    let mut deepest = 0;
+    for (k, &start) in on_edge.iter().enumerate() {
+        let n = normal(k);
+        let (at, lowest, dots) = if k > 0 {
+            climb_lowest(others, n, deepest)
+        } else {
+            let (at, lowest) = scan_lowest(others, n);
+            (at, lowest, others.len() as u32)
+        };
+        deepest = at;
+        work.vertices_scanned += dots;
+        work.axes_tested += 1;
+        if visit(n, lowest - n.dot(start)) {
+            return;
+        }
+    }
+}
+
+/// The least dot of `vertices` along each of four directions: lane i holds exactly what
+/// the scalar fold `if d < lowest { d } else { lowest }` over the vertices in order gives
+/// for `directions[i]` (the same products and sum per dot, the same comparison).
+#[inline]
+fn lowest_of_four(directions: &[Vec2; 4], vertices: &[Vec2]) -> [f32; 4] {
+    let nx = f32x4::from(directions.map(|d| d.x));
+    let ny = f32x4::from(directions.map(|d| d.y));
+    let mut lowest = f32x4::splat(f32::INFINITY);
+    for v in vertices {
+        let d = nx * f32x4::splat(v.x) + ny * f32x4::splat(v.y);
+        lowest = lane_lower(d, lowest);
+    }
+    lowest.to_array()
+}
+
+/// Per lane `if d < lowest { d } else { lowest }`, ties and all: SSE's MINPS is exactly
+/// that (its first operand when less, else its second); other targets' minimum
+/// instructions break ties between zeros their own way, so they compare lane by lane.
+#[inline]
+fn lane_lower(d: f32x4, lowest: f32x4) -> f32x4 {
+    #[cfg(target_feature = "sse")]
+    {
+        d.fast_min(lowest)
+    }
+    #[cfg(not(target_feature = "sse"))]
+    {
+        let (d, l) = (d.to_array(), lowest.to_array());
+        f32x4::from(std::array::from_fn::<f32, 4, _>(
+            |i| if d[i] < l[i] { d[i] } else { l[i] },
+        ))
+    }
+}
+
+/// Per lane `if d > highest { d } else { highest }` (SSE's MAXPS; see [`lane_lower`]).
+#[inline]
+fn lane_higher(d: f32x4, highest: f32x4) -> f32x4 {
+    #[cfg(target_feature = "sse")]
+    {
+        d.fast_max(highest)
+    }
+    #[cfg(not(target_feature = "sse"))]
+    {
+        let (d, h) = (d.to_array(), highest.to_array());
+        f32x4::from(std::array::from_fn::<f32, 4, _>(
+            |i| if d[i] > h[i] { d[i] } else { h[i] },
+        ))
+    }
+}
+
+/// [`project_interval`] on four axes at once, one per lane: each lane makes the same dots
+/// and keeps the same four running minima and maxima, joined in the same order, so its
+/// interval is the scalar one to the bit (the sign of a zero included). Returns the
+/// lower ends and the upper ends.
+pub(crate) fn project_four(vertices: &[Vec2], axes: &[Vec2; 4]) -> ([f32; 4], [f32; 4]) {
+    let (ax, ay) = (f32x4::from(axes.map(|a| a.x)), f32x4::from(axes.map(|a| a.y)));
+    let dot = |v: &Vec2| f32x4::splat(v.x) * ax + f32x4::splat(v.y) * ay;
+    let (mut lo, mut hi) = (f32x4::splat(f32::INFINITY), f32x4::splat(f32::NEG_INFINITY));
+    let (mut lo4, mut hi4) = ([lo; 4], [hi; 4]);
+    let chunks = vertices.chunks_exact(4);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for k in 0..4 {
+            let d = dot(&c[k]);
+            lo4[k] = lane_lower(d, lo4[k]);
+            hi4[k] = lane_higher(d, hi4[k]);
+        }
+    }
+    for v in rest {
+        let d = dot(v);
+        lo = lane_lower(d, lo);
+        hi = lane_higher(d, hi);
+    }
+    for k in 0..4 {
+        lo = lane_lower(lo4[k], lo);
+        hi = lane_higher(hi4[k], hi);
+    }
+    (lo.to_array(), hi.to_array())
 }
 
 /// The lowest vertex of `vertices` along `direction` for the `k`-th edge of a walk around
