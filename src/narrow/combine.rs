@@ -69,7 +69,7 @@ use super::box_grid::BoxGrid;
 use super::clip::contact_points;
 use super::compound::CompoundScratch;
 use super::contact::{Contact, Work};
-use super::minkowski::minkowski_difference_hull_prepared;
+use super::minkowski::minkowski_difference_core_prepared;
 use super::query::{Recorder, ShapeQuery};
 use super::query_scale;
 use super::sat::penetration_sat;

@@ -115,25 +115,30 @@ impl CombineScratch {
     fn open(&mut self, bodies: &Bodies, hull: &mut crate::narrow::minkowski::HullScratch, i: usize, j: usize) {
         let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
         let radius = va.radius + vb.radius;
-        minkowski_difference_hull_prepared((i, va, &Pose::IDENTITY), (j, vb, &bodies.xf_ab), hull);
-        let n = hull.hull.len();
+        let start = self.core.len();
+        let n = minkowski_difference_core_prepared(
+            (i, va, &Pose::IDENTITY),
+            (j, vb, &bodies.xf_ab),
+            hull,
+            &mut self.core,
+            &mut self.sources,
+        );
         if n == 0 || (n < 3 && radius <= 0.0) {
             // No area: it holds nothing and bounds nothing of the union's interior.
+            self.core.truncate(start);
+            self.sources.truncate(start);
             return;
         }
-        let start = self.core.len() as u32;
-        self.core.extend(hull.hull.iter().map(|w| w.point));
-        self.sources
-            .extend(hull.hull.iter().map(|w| (w.index_a as u32, w.index_b as u32)));
-        let core = (start, n as u32);
+        let core = (start as u32, n as u32);
         let plane_start = self.planes.len() as u32;
         let mut least = f32::INFINITY;
         // The first longest edge's plane: the strip across it is the difference's slab
         // (`slab_of`, computed here from the planes rather than from the edges again).
         let (mut longest, mut longest_len2) = (Vec2::ZERO, 0.0f32);
         if n >= 3 {
+            let vertices = &self.core[start..start + n];
             for k in 0..n {
-                let (p, q) = (hull.hull[k].point, hull.hull[if k + 1 < n { k + 1 } else { 0 }].point);
+                let (p, q) = (vertices[k], vertices[if k + 1 < n { k + 1 } else { 0 }]);
                 let edge = q - p;
                 let normal = right_perp(edge).normalize_or_zero();
                 let offset = normal.dot(p);
@@ -192,11 +197,11 @@ impl CombineScratch {
         // `resize` fills in one go (extending from `repeat_n` pushed one by one).
         self.pending.resize(self.pending.len() + n, deferred);
         self.queue_edges(bodies, diff);
-        // Arcs, read from the hull scratch.
-        let vertex = |k: usize| hull.hull[k % n].point;
-        let normal_of = |k: usize| right_perp(vertex(k + 1) - vertex(k)).normalize_or_zero();
+        // Arcs.
         if radius > 0.0 {
             for k in 0..n {
+                let vertex = |k: usize| self.core[start + k % n];
+                let normal_of = |k: usize| right_perp(vertex(k + 1) - vertex(k)).normalize_or_zero();
                 let center = vertex(k);
                 let (from, to, full) = if n == 1 {
                     (Vec2::X, Vec2::X, true)
