@@ -169,6 +169,8 @@ pub(super) struct CombineScratch {
     /// Per core vertex, whether the edge starting there is still to be queued (the edges
     /// of a difference are queued only as the reach comes to them, `queue_edges`).
     pending: Vec<bool>,
+    /// The edges `queue_edges` queues in one call.
+    due: Vec<u32>,
     planes: Vec<(Vec2, f32)>,
     diffs: Vec<Difference>,
     elements: Vec<Element>,

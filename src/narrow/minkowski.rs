@@ -377,21 +377,28 @@ fn edges_from_lowest(vertices: &[Vec2], edges: &mut Vec<(Vec2, usize)>) -> usize
 /// [`edges_from_lowest`], appending to `edges` instead of replacing them.
 fn edges_from_lowest_into(vertices: &[Vec2], edges: &mut Vec<(Vec2, usize)>) -> usize {
     let n = vertices.len();
-    let mut lowest = 0;
-    for (i, v) in vertices.iter().enumerate() {
-        let l = vertices[lowest];
+    let Some(&first) = vertices.first() else {
+        return 0;
+    };
+    let (mut lowest, mut l) = (0, first);
+    for (i, &v) in vertices.iter().enumerate().skip(1) {
         if v.y < l.y || (v.y == l.y && v.x < l.x) {
-            lowest = i;
+            (lowest, l) = (i, v);
         }
     }
     if n > 1 {
-        for k in 0..n {
-            let p = vertices[(lowest + k) % n];
-            let end = (lowest + k + 1) % n;
-            let e = vertices[end] - p;
+        // Each vertex once, from the lowest round to it again (no remainders: a
+        // division per vertex was a quarter of preparing a core).
+        edges.reserve(n);
+        let (mut p, mut end) = (l, lowest);
+        for _ in 0..n {
+            end = if end + 1 == n { 0 } else { end + 1 };
+            let q = vertices[end];
+            let e = q - p;
             if e != Vec2::ZERO {
                 edges.push((e, end));
             }
+            p = q;
         }
     }
     lowest

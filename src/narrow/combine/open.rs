@@ -19,8 +19,25 @@ fn axis_gap(bodies: &Bodies, box_a: &Aabb, box_b: &Aabb, i: usize, j: usize) -> 
     let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
     // B's vertices are in B's frame: u·(R·v + t) = (Rᵀu)·v + u·t.
     let (u_b, along_t) = (bodies.xf_ab.rotation.apply_inv(u), u.dot(bodies.xf_ab.translation));
-    let least_a = va.vertices.iter().fold(f32::INFINITY, |m, v| m.min(u.dot(*v))) - va.radius;
-    let most_b = vb.vertices.iter().fold(f32::NEG_INFINITY, |m, v| m.max(u_b.dot(*v))) + along_t + vb.radius;
+    // Least and greatest by comparisons (`f32::min`'s NaN rule cost more than the
+    // products; a NaN product is skipped by both).
+    let least_a = va.vertices.iter().fold(f32::INFINITY, |m, v| {
+        let x = u.dot(*v);
+        if x < m {
+            x
+        } else {
+            m
+        }
+    }) - va.radius;
+    let most_b = vb.vertices.iter().fold(f32::NEG_INFINITY, |m, v| {
+        let x = u_b.dot(*v);
+        if x > m {
+            x
+        } else {
+            m
+        }
+    }) + along_t
+        + vb.radius;
     let magnitude = |b: &Aabb| b.min.abs().max(b.max.abs()).max_element();
     let margin = 1e-5 * (magnitude(box_a) + magnitude(box_b) + bodies.xf_ab.translation.abs().max_element());
     (least_a - most_b - margin).max(0.0)

@@ -266,20 +266,35 @@ impl CombineScratch {
         let mut rest = f32::INFINITY;
         // Edges (a two-vertex core has two: there and back).
         let edge_count = if n >= 2 { n } else { 0 };
-        for k in 0..edge_count {
-            if deferred {
-                if !self.pending[start + k] {
+        // The edges to queue now, found first in one pass over the pending flags and the
+        // planes (most of a deferring difference's edges stay pending, and the pass
+        // costs them a few instructions each).
+        let mut due = std::mem::take(&mut self.due);
+        due.clear();
+        if deferred {
+            // A deferring difference has a plane per edge, its edge's line (`open`).
+            let planes = &self.planes[d.planes.0 as usize..][..n];
+            let reach = self.reach;
+            for (k, (flag, &(_, offset))) in self.pending[start..start + n].iter_mut().zip(planes).enumerate() {
+                if !*flag {
                     continue;
                 }
-                // The plane is the edge's line (`open`).
-                let (_, offset) = self.planes[d.planes.0 as usize + k];
                 let bound = offset.abs() - margin;
-                if bound > self.reach {
-                    rest = rest.min(bound);
+                if bound > reach {
+                    // `f32::min` without its NaN rule: a NaN bound is queued above.
+                    if bound < rest {
+                        rest = bound;
+                    }
                     continue;
                 }
-                self.pending[start + k] = false;
+                *flag = false;
+                due.push(k as u32);
             }
+        } else {
+            due.extend(0..edge_count as u32);
+        }
+        for &k in &due {
+            let k = k as usize;
             let (p, q) = (vertex(&self.core, k), vertex(&self.core, k + 1));
             let normal = if d.planes.1 > 0 {
                 // The plane `open` stored for this edge: the same normal, computed once.
@@ -308,6 +323,7 @@ impl CombineScratch {
             };
             self.push_element(element, nearest_on_segment(p0, p1).0.length());
         }
+        self.due = due;
         if rest.is_finite() {
             self.queue(Event::new(rest, What::Expand(diff)));
         }
