@@ -248,9 +248,11 @@ pub(super) fn slab_across(core: &[Vec2], normal: Vec2, radius: f32) -> (Vec2, f3
     if normal == Vec2::ZERO {
         return EVERYWHERE;
     }
+    // By comparisons: `f32::min`'s NaN rule cost more than the products (a NaN is
+    // skipped either way).
     let (lo, hi) = core.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
         let along = normal.dot(*v);
-        (lo.min(along), hi.max(along))
+        (if along < lo { along } else { lo }, if along > hi { along } else { hi })
     });
     // The same relative rounding margin as the held radius's.
     let margin = radius + 1e-5 * (lo.abs().max(hi.abs()) + 1.0);

@@ -135,6 +135,11 @@ impl CombineScratch {
         // The first longest edge's plane: the strip across it is the difference's slab
         // (`slab_of`, computed here from the planes rather than from the edges again).
         let (mut longest, mut longest_len2) = (Vec2::ZERO, 0.0f32);
+        // The core's box, taken in the same pass (each vertex starts one edge).
+        let mut core_box = Aabb {
+            min: Vec2::splat(f32::INFINITY),
+            max: Vec2::splat(f32::NEG_INFINITY),
+        };
         if n >= 3 {
             let vertices = &self.core[start..start + n];
             for k in 0..n {
@@ -143,11 +148,20 @@ impl CombineScratch {
                 let normal = right_perp(edge).normalize_or_zero();
                 let offset = normal.dot(p);
                 self.planes.push((normal, offset));
-                least = least.min(offset);
+                // Least and greatest by comparisons, as `take_in` (a NaN is skipped,
+                // as `f32::min` skips it).
+                if offset < least {
+                    least = offset;
+                }
+                take_in(&mut core_box, p);
                 let len2 = edge.length_squared();
                 if len2 > longest_len2 {
                     (longest, longest_len2) = (normal, len2);
                 }
+            }
+        } else {
+            for &p in &self.core[start..start + n] {
+                take_in(&mut core_box, p);
             }
         }
         let planes = (plane_start, self.planes.len() as u32 - plane_start);
@@ -159,7 +173,7 @@ impl CombineScratch {
             let held = least - 2.0 * bodies.tol - 1e-5 * least.abs();
             self.held_radius = self.held_radius.max(held);
         }
-        let bounds = Aabb::from_points(run(&self.core, core)).inflated(radius);
+        let bounds = core_box.inflated(radius);
         let slab = if n >= 3 {
             slab_across(run(&self.core, core), longest, radius)
         } else {
@@ -566,5 +580,25 @@ impl CombineScratch {
                 held_by: held.map(pieces),
             })
         });
+    }
+}
+
+/// Grows `b` to hold `p`: `Aabb::from_points`, one point at a time, by comparisons
+/// rather than `f32::min` and `max`, whose NaN rule cost four instructions a lane (a
+/// NaN coordinate fails every comparison and is skipped, as `f32::min` skips it; only
+/// the sign of a zero corner can differ, which no box test sees).
+#[inline]
+fn take_in(b: &mut Aabb, p: Vec2) {
+    if p.x < b.min.x {
+        b.min.x = p.x;
+    }
+    if p.y < b.min.y {
+        b.min.y = p.y;
+    }
+    if p.x > b.max.x {
+        b.max.x = p.x;
+    }
+    if p.y > b.max.y {
+        b.max.y = p.y;
     }
 }
