@@ -83,7 +83,7 @@ mod event;
 use event::{Event, What};
 
 mod primitives;
-use primitives::{clip_line, crossings, ray_interval, reduce_to_two, slab_across, EVERYWHERE};
+use primitives::{clip_line, crossings, ray_interval, reduce_to_two, slab_across, take_in, EVERYWHERE};
 
 /// One piece pair's Minkowski difference, built because its box came within reach.
 #[derive(Clone, Copy, Debug)]

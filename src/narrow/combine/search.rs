@@ -582,23 +582,3 @@ impl CombineScratch {
         });
     }
 }
-
-/// Grows `b` to hold `p`: `Aabb::from_points`, one point at a time, by comparisons
-/// rather than `f32::min` and `max`, whose NaN rule cost four instructions a lane (a
-/// NaN coordinate fails every comparison and is skipped, as `f32::min` skips it; only
-/// the sign of a zero corner can differ, which no box test sees).
-#[inline]
-fn take_in(b: &mut Aabb, p: Vec2) {
-    if p.x < b.min.x {
-        b.min.x = p.x;
-    }
-    if p.y < b.min.y {
-        b.min.y = p.y;
-    }
-    if p.x > b.max.x {
-        b.max.x = p.x;
-    }
-    if p.y > b.max.y {
-        b.max.y = p.y;
-    }
-}
