@@ -174,7 +174,7 @@ pub(crate) fn minkowski_difference_hull_prepared(
 /// bit for bit, after the same collinear merging) appended to `points`, and each one's
 /// `(index_a, index_b)` to `sources`; returns how many. The combine step reads nothing
 /// else of a hull: writing its vertices where it keeps them, without the support points'
-/// world points, took a third off building its differences.
+/// world points and a copy, took 5 M of 286 M instructions off `examples/gjk_workload`.
 pub(crate) fn minkowski_difference_core_prepared(
     (i, a, pose_a): (usize, ConvexView, &Pose),
     (j, b, pose_b): (usize, ConvexView, &Pose),
@@ -387,8 +387,8 @@ fn edges_from_lowest_into(vertices: &[Vec2], edges: &mut Vec<(Vec2, usize)>) -> 
         }
     }
     if n > 1 {
-        // Each vertex once, from the lowest round to it again (no remainders: a
-        // division per vertex was a quarter of preparing a core).
+        // Each vertex once, from the lowest round to it again (the next index by a
+        // comparison, not a remainder).
         edges.reserve(n);
         let (mut p, mut end) = (l, lowest);
         for _ in 0..n {

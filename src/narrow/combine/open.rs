@@ -19,8 +19,8 @@ fn axis_gap(bodies: &Bodies, box_a: &Aabb, box_b: &Aabb, i: usize, j: usize) -> 
     let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
     // B's vertices are in B's frame: u·(R·v + t) = (Rᵀu)·v + u·t.
     let (u_b, along_t) = (bodies.xf_ab.rotation.apply_inv(u), u.dot(bodies.xf_ab.translation));
-    // Least and greatest by comparisons (`f32::min`'s NaN rule cost more than the
-    // products; a NaN product is skipped by both).
+    // Least and greatest by comparisons, without `f32::min`'s extra instructions for
+    // its NaN rule (a NaN product is skipped either way).
     let least_a = va.vertices.iter().fold(f32::INFINITY, |m, v| {
         let x = u.dot(*v);
         if x < m {

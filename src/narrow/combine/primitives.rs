@@ -248,8 +248,8 @@ pub(super) fn slab_across(core: &[Vec2], normal: Vec2, radius: f32) -> (Vec2, f3
     if normal == Vec2::ZERO {
         return EVERYWHERE;
     }
-    // By comparisons: `f32::min`'s NaN rule cost more than the products (a NaN is
-    // skipped either way).
+    // By comparisons, without `f32::min`'s extra instructions for its NaN rule (a NaN
+    // is skipped either way).
     let (lo, hi) = core.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
         let along = normal.dot(*v);
         (if along < lo { along } else { lo }, if along > hi { along } else { hi })
@@ -260,7 +260,7 @@ pub(super) fn slab_across(core: &[Vec2], normal: Vec2, radius: f32) -> (Vec2, f3
 }
 
 /// Grows `b` to hold `p`: `Aabb::from_points`, one point at a time, by comparisons
-/// rather than `f32::min` and `max`, whose NaN rule cost four instructions a lane (a
+/// rather than `f32::min` and `max`, whose NaN rule costs extra instructions a lane (a
 /// NaN coordinate fails every comparison and is skipped, as `f32::min` skips it; only
 /// the sign of a zero corner can differ, which no box test sees).
 #[inline]
