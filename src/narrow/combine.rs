@@ -69,7 +69,7 @@ use super::box_grid::BoxGrid;
 use super::clip::contact_points;
 use super::compound::CompoundScratch;
 use super::contact::{Contact, Work};
-use super::minkowski::minkowski_difference_hull_prepared;
+use super::minkowski::minkowski_difference_core_prepared;
 use super::query::{Recorder, ShapeQuery};
 use super::query_scale;
 use super::sat::penetration_sat;
@@ -83,7 +83,7 @@ mod event;
 use event::{Event, What};
 
 mod primitives;
-use primitives::{clip_line, crossings, ray_interval, reduce_to_two, slab_across, EVERYWHERE};
+use primitives::{clip_line, crossings, ray_interval, reduce_to_two, slab_across, take_in, EVERYWHERE};
 
 /// One piece pair's Minkowski difference, built because its box came within reach.
 #[derive(Clone, Copy, Debug)]
@@ -169,6 +169,8 @@ pub(super) struct CombineScratch {
     /// Per core vertex, whether the edge starting there is still to be queued (the edges
     /// of a difference are queued only as the reach comes to them, `queue_edges`).
     pending: Vec<bool>,
+    /// The edges `queue_edges` queues in one call.
+    due: Vec<u32>,
     planes: Vec<(Vec2, f32)>,
     diffs: Vec<Difference>,
     elements: Vec<Element>,

@@ -228,7 +228,21 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
         rec.work.piece_pairs_tested += 1;
         rec.work.primitive_tests += 1;
         rec.record(|| TraceStep::PiecePair { piece_a: i, piece_b: j });
-        let pen = test_pair(test, &q.piece(i, j), depth_need, &mut rec);
+        let pair = q.piece(i, j);
+        // GJK on pieces that turn out apart costs several iterations; a decomposed pair
+        // only needs their gap bounded from below (the combine step keys them by it),
+        // and one axis, the direction between their world boxes' centres (built for the
+        // box test), tells many of them apart first.
+        let quick_gap = match (test, scratch.boxes_a.get(i), scratch.boxes_b.get(j)) {
+            (PairTest::GjkEpa, Some(box_a), Some(box_b)) if depth_need == DepthNeed::LowerBound && !rec.tracing() => {
+                box_axis_gap(&pair, box_a, box_b).filter(|p| !config.is_penetrating(p.depth, q.scale))
+            }
+            _ => None,
+        };
+        let pen = match quick_gap {
+            Some(pen) => pen,
+            None => test_pair(test, &pair, depth_need, &mut rec),
+        };
         if config.is_penetrating(pen.depth, q.scale) {
             scratch.hits.push((i, j, pen));
         } else {
@@ -248,6 +262,52 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
             super::combine::combine(q, work, rec.trace, scratch)
         }
     }
+}
+
+/// A lower bound on the gap between the pieces of `q` (radii included) as a separated
+/// answer (depth −gap, normal along the axis): their gap along the direction from the
+/// centre of B's world box `box_b` to the centre of A's `box_a`, less a rounding margin
+/// (a relative 1e-5 of the coordinates the products see, far above their few ulps, as
+/// the combine step's one-axis bound takes). For a unit u, every point a − b of their
+/// difference has u·(a − b) ≥ min u·a − max u·b. `None` when the centres coincide.
+fn box_axis_gap(q: &PieceQuery, box_a: &Aabb, box_b: &Aabb) -> Option<PairPenetration> {
+    let world = (box_a.center() - box_b.center()).normalize_or_zero();
+    if world == Vec2::ZERO {
+        return None;
+    }
+    // In A's frame, where the products are taken: A's vertices as they are, B's by
+    // u·(R·v + t) = (Rᵀu)·v + u·t.
+    let u = q.pose_a.rotation.apply_inv(world);
+    let (rot, t) = (q.xf_ab.rotation, q.xf_ab.translation);
+    let u_b = rot.apply_inv(u);
+    // Least and greatest by comparisons (a NaN product is skipped, as `f32::min` skips it).
+    let least_a = q.a.vertices.iter().fold(f32::INFINITY, |m, v| {
+        let x = u.dot(*v);
+        if x < m {
+            x
+        } else {
+            m
+        }
+    }) - q.a.radius;
+    let most_b = q.b.vertices.iter().fold(f32::NEG_INFINITY, |m, v| {
+        let x = u_b.dot(*v);
+        if x > m {
+            x
+        } else {
+            m
+        }
+    }) + u.dot(t)
+        + q.b.radius;
+    // A piece's local coordinates are at most as large as its world box's corners are
+    // far from its shape's position.
+    let reach = |b: &Aabb, at: Vec2| (b.min - at).abs().max((b.max - at).abs()).max_element();
+    let margin =
+        1e-5 * (reach(box_a, q.pose_a.translation) + reach(box_b, q.pose_b.translation) + t.abs().max_element());
+    let gap = least_a - most_b - margin;
+    gap.is_finite().then(|| PairPenetration {
+        normal: -world,
+        depth: -gap,
+    })
 }
 
 /// A piece's world box not built yet (NaN corners: [`build_missing`] and

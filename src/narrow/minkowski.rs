@@ -76,7 +76,7 @@ pub(crate) struct HullScratch {
     edges_b: Vec<(Vec2, usize)>,
     /// The hull of the last call, as [`minkowski_difference_hull_sourced`] returns it.
     pub hull: Vec<SupportPoint>,
-    /// Pieces of A and of B prepared for [`minkowski_difference_hull_prepared`].
+    /// Pieces of A and of B prepared for [`minkowski_difference_core_prepared`].
     pub prepared_a: PreparedCores,
     pub prepared_b: PreparedCores,
 }
@@ -139,7 +139,9 @@ impl PreparedCores {
 /// The hull of [`minkowski_difference_hull_into`] for piece `i` of A (`a` at `pose_a`)
 /// and piece `j` of B (`b` at `pose_b`), the same points bit for bit, from the pieces'
 /// prepared cores (prepared here on first use; `prepared_a` and `prepared_b` must have
-/// been reset for these shapes and poses).
+/// been reset for these shapes and poses). The combine step builds its differences with
+/// [`minkowski_difference_core_prepared`]; this is what the tests compare it against.
+#[cfg(test)]
 pub(crate) fn minkowski_difference_hull_prepared(
     (i, a, pose_a): (usize, ConvexView, &Pose),
     (j, b, pose_b): (usize, ConvexView, &Pose),
@@ -166,6 +168,109 @@ pub(crate) fn minkowski_difference_hull_prepared(
         ),
         &mut scratch.hull,
     );
+}
+
+/// The vertices of the hull [`merge`] builds from the prepared cores (the same points,
+/// bit for bit, after the same collinear merging) appended to `points`, and each one's
+/// `(index_a, index_b)` to `sources`; returns how many. The combine step reads nothing
+/// else of a hull: writing its vertices where it keeps them, without the support points'
+/// world points and a copy, took 5 M of 286 M instructions off `examples/gjk_workload`.
+pub(crate) fn minkowski_difference_core_prepared(
+    (i, a, pose_a): (usize, ConvexView, &Pose),
+    (j, b, pose_b): (usize, ConvexView, &Pose),
+    scratch: &mut HullScratch,
+    points: &mut Vec<Vec2>,
+    sources: &mut Vec<(u32, u32)>,
+) -> usize {
+    if a.vertices.is_empty() || b.vertices.is_empty() {
+        return 0;
+    }
+    let core_a = scratch.prepared_a.prepare(i, a, pose_a, false);
+    let core_b = scratch.prepared_b.prepare(j, b, pose_b, true);
+    let range = |(start, len): (u32, u32)| start as usize..(start + len) as usize;
+    let (pa, pb) = (&scratch.prepared_a, &scratch.prepared_b);
+    let (world_a, edges_a) = (&pa.points[range(core_a.vertices)], &pa.edges[range(core_a.edges)]);
+    let (neg_b, edges_b) = (&pb.points[range(core_b.vertices)], &pb.edges[range(core_b.edges)]);
+    let start = points.len();
+    // `merge`'s walk, step for step (the same sums in the same order).
+    let (mut ia, mut ib) = (core_a.lowest as usize, core_b.lowest as usize);
+    let mut p = world_a[ia] + neg_b[ib];
+    let (mut k, mut l) = (0, 0);
+    while k < edges_a.len() || l < edges_b.len() {
+        points.push(p);
+        sources.push((ia as u32, ib as u32));
+        let step = match (edges_a.get(k), edges_b.get(l)) {
+            (Some(&(ea, end_a)), Some(&(eb, end_b))) => match angle_order(ea, eb) {
+                std::cmp::Ordering::Less => {
+                    k += 1;
+                    ia = end_a;
+                    ea
+                }
+                std::cmp::Ordering::Greater => {
+                    l += 1;
+                    ib = end_b;
+                    eb
+                }
+                std::cmp::Ordering::Equal => {
+                    k += 1;
+                    l += 1;
+                    (ia, ib) = (end_a, end_b);
+                    ea + eb
+                }
+            },
+            (Some(&(ea, end_a)), None) => {
+                k += 1;
+                ia = end_a;
+                ea
+            }
+            (None, Some(&(eb, end_b))) => {
+                l += 1;
+                ib = end_b;
+                eb
+            }
+            (None, None) => break,
+        };
+        p += step;
+    }
+    if points.len() == start {
+        points.push(p);
+        sources.push((ia as u32, ib as u32));
+    }
+    remove_collinear_core(points, sources, start);
+    points.len() - start
+}
+
+/// [`remove_collinear`] on the vertices `points[start..]` (and their `sources`): the same
+/// tests in the same order, so the same vertices go.
+fn remove_collinear_core(points: &mut Vec<Vec2>, sources: &mut Vec<(u32, u32)>, start: usize) {
+    const STRAIGHT: f32 = 4.0 * f32::EPSILON;
+    const CLEARLY_TURNING: f32 = (2.0 * STRAIGHT) * (2.0 * STRAIGHT);
+    let mut changed = true;
+    while changed && points.len() - start > 2 {
+        changed = false;
+        let hull = &points[start..];
+        let n = hull.len();
+        let mut removed = None;
+        let (mut prev, mut cur) = (hull[n - 1], hull[0]);
+        for i in 0..n {
+            let next = hull[if i + 1 < n { i + 1 } else { 0 }];
+            let (e0, e1) = (cur - prev, next - cur);
+            let c = cross(e0, e1);
+            if !(c > 0.0 && c * c > CLEARLY_TURNING * e0.length_squared() * e1.length_squared()) {
+                let straight = c.abs() <= STRAIGHT * e0.length() * e1.length() && e0.dot(e1) > 0.0;
+                if straight || e0 == Vec2::ZERO {
+                    removed = Some(i);
+                    break;
+                }
+            }
+            (prev, cur) = (cur, next);
+        }
+        if let Some(i) = removed {
+            points.remove(start + i);
+            sources.remove(start + i);
+            changed = true;
+        }
+    }
 }
 
 /// [`minkowski_difference_hull_sourced`] into `scratch.hull`, reusing its buffers.
@@ -272,21 +377,28 @@ fn edges_from_lowest(vertices: &[Vec2], edges: &mut Vec<(Vec2, usize)>) -> usize
 /// [`edges_from_lowest`], appending to `edges` instead of replacing them.
 fn edges_from_lowest_into(vertices: &[Vec2], edges: &mut Vec<(Vec2, usize)>) -> usize {
     let n = vertices.len();
-    let mut lowest = 0;
-    for (i, v) in vertices.iter().enumerate() {
-        let l = vertices[lowest];
+    let Some(&first) = vertices.first() else {
+        return 0;
+    };
+    let (mut lowest, mut l) = (0, first);
+    for (i, &v) in vertices.iter().enumerate().skip(1) {
         if v.y < l.y || (v.y == l.y && v.x < l.x) {
-            lowest = i;
+            (lowest, l) = (i, v);
         }
     }
     if n > 1 {
-        for k in 0..n {
-            let p = vertices[(lowest + k) % n];
-            let end = (lowest + k + 1) % n;
-            let e = vertices[end] - p;
+        // Each vertex once, from the lowest round to it again (the next index by a
+        // comparison, not a remainder).
+        edges.reserve(n);
+        let (mut p, mut end) = (l, lowest);
+        for _ in 0..n {
+            end = if end + 1 == n { 0 } else { end + 1 };
+            let q = vertices[end];
+            let e = q - p;
             if e != Vec2::ZERO {
                 edges.push((e, end));
             }
+            p = q;
         }
     }
     lowest
@@ -353,93 +465,4 @@ fn remove_collinear(hull: &mut Vec<SupportPoint>) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn view<'a>(vertices: &'a [Vec2]) -> ConvexView<'a> {
-        ConvexView {
-            vertices,
-            normals: &[],
-            radius: 0.0,
-            summary: None,
-        }
-    }
-
-    #[test]
-    fn square_minus_square_is_a_square_without_side_midpoints() {
-        //  A = B = unit square [0,1]²  →  A − B = [-1,1]², 4 vertices (parallel edges merge)
-        let sq = [
-            Vec2::new(0.0, 0.0),
-            Vec2::new(1.0, 0.0),
-            Vec2::new(1.0, 1.0),
-            Vec2::new(0.0, 1.0),
-        ];
-        let hull = minkowski_difference_hull(view(&sq), &Pose::IDENTITY, view(&sq), &Pose::IDENTITY);
-        assert_eq!(
-            hull,
-            vec![
-                Vec2::new(-1.0, -1.0),
-                Vec2::new(1.0, -1.0),
-                Vec2::new(1.0, 1.0),
-                Vec2::new(-1.0, 1.0)
-            ]
-        );
-    }
-
-    #[test]
-    fn points_and_segments() {
-        let p = [Vec2::new(2.0, 3.0)];
-        let q = [Vec2::new(1.0, 1.0)];
-        assert_eq!(
-            minkowski_difference_hull(view(&p), &Pose::IDENTITY, view(&q), &Pose::IDENTITY),
-            vec![Vec2::new(1.0, 2.0)]
-        );
-        // Point minus segment: the reflected segment, shifted.
-        let s = [Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0)];
-        assert_eq!(
-            minkowski_difference_hull(view(&p), &Pose::IDENTITY, view(&s), &Pose::IDENTITY),
-            vec![Vec2::new(1.0, 3.0), Vec2::new(2.0, 3.0)]
-        );
-        // Parallel segments: still a segment.
-        let t = [Vec2::new(0.0, 1.0), Vec2::new(3.0, 1.0)];
-        assert_eq!(
-            minkowski_difference_hull(view(&t), &Pose::IDENTITY, view(&s), &Pose::IDENTITY),
-            vec![Vec2::new(-1.0, 1.0), Vec2::new(3.0, 1.0)]
-        );
-        // Crossing segments: a parallelogram.
-        let u = [Vec2::new(0.0, 0.0), Vec2::new(0.0, 1.0)];
-        let hull = minkowski_difference_hull(view(&u), &Pose::IDENTITY, view(&s), &Pose::IDENTITY);
-        assert_eq!(
-            hull,
-            vec![
-                Vec2::new(-1.0, 0.0),
-                Vec2::new(0.0, 0.0),
-                Vec2::new(0.0, 1.0),
-                Vec2::new(-1.0, 1.0)
-            ]
-        );
-    }
-
-    #[test]
-    fn every_hull_vertex_knows_its_pair() {
-        //  A = triangle, B = square turned 0.3 rad and shifted: each vertex of A − B is
-        //  a vertex of A minus a vertex of B, and the sourced points are the plain hull.
-        let tri = [Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.5), Vec2::new(0.5, 1.5)];
-        let sq = [
-            Vec2::new(-0.5, -0.5),
-            Vec2::new(0.5, -0.5),
-            Vec2::new(0.5, 0.5),
-            Vec2::new(-0.5, 0.5),
-        ];
-        let pose_b = Pose::new(Vec2::new(1.0, 0.2), 0.3);
-        let plain = minkowski_difference_hull(view(&tri), &Pose::IDENTITY, view(&sq), &pose_b);
-        let sourced = minkowski_difference_hull_sourced(view(&tri), &Pose::IDENTITY, view(&sq), &pose_b);
-        assert_eq!(plain, sourced.iter().map(|w| w.point).collect::<Vec<_>>());
-        assert_eq!(sourced.len(), 7);
-        for w in &sourced {
-            assert_eq!(w.a, tri[w.index_a]);
-            assert_eq!(w.b, pose_b.apply_point(sq[w.index_b]));
-            assert!((w.point - (w.a - w.b)).length() < 1e-5, "{w:?}");
-        }
-    }
-}
+mod tests;

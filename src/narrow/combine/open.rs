@@ -19,8 +19,25 @@ fn axis_gap(bodies: &Bodies, box_a: &Aabb, box_b: &Aabb, i: usize, j: usize) -> 
     let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
     // B's vertices are in B's frame: u·(R·v + t) = (Rᵀu)·v + u·t.
     let (u_b, along_t) = (bodies.xf_ab.rotation.apply_inv(u), u.dot(bodies.xf_ab.translation));
-    let least_a = va.vertices.iter().fold(f32::INFINITY, |m, v| m.min(u.dot(*v))) - va.radius;
-    let most_b = vb.vertices.iter().fold(f32::NEG_INFINITY, |m, v| m.max(u_b.dot(*v))) + along_t + vb.radius;
+    // Least and greatest by comparisons, without `f32::min`'s extra instructions for
+    // its NaN rule (a NaN product is skipped either way).
+    let least_a = va.vertices.iter().fold(f32::INFINITY, |m, v| {
+        let x = u.dot(*v);
+        if x < m {
+            x
+        } else {
+            m
+        }
+    }) - va.radius;
+    let most_b = vb.vertices.iter().fold(f32::NEG_INFINITY, |m, v| {
+        let x = u_b.dot(*v);
+        if x > m {
+            x
+        } else {
+            m
+        }
+    }) + along_t
+        + vb.radius;
     let magnitude = |b: &Aabb| b.min.abs().max(b.max.abs()).max_element();
     let margin = 1e-5 * (magnitude(box_a) + magnitude(box_b) + bodies.xf_ab.translation.abs().max_element());
     (least_a - most_b - margin).max(0.0)
@@ -115,22 +132,25 @@ impl CombineScratch {
         // distance (no square root); the slack keeps the squares' rounding on the safe
         // side, and the survivors get the same test on the distance as before.
         let far2 = hi * hi * (1.0 + 1e-4);
-        self.columns.extend(
-            (0..boxes_b.len() as u32)
-                .filter(|&j| box_distance_squared(all_a, &boxes_b[j as usize]) <= far2)
-                .filter(|&j| box_distance(all_a, &boxes_b[j as usize]) <= hi),
-        );
+        // (`box_distance` is the square root of `box_distance_squared`: each square is
+        // computed once and its root taken for the survivors, the same distances.)
+        self.columns.extend((0..boxes_b.len() as u32).filter(|&j| {
+            let d2 = box_distance_squared(all_a, &boxes_b[j as usize]);
+            d2 <= far2 && d2.sqrt() <= hi
+        }));
         let (mut next_hit, mut next_apart) = (0, 0);
         for (i, box_a) in boxes_a.iter().enumerate() {
-            if box_distance_squared(box_a, all_b) > far2 || box_distance(box_a, all_b) > hi {
+            let row2 = box_distance_squared(box_a, all_b);
+            if row2 > far2 || row2.sqrt() > hi {
                 continue;
             }
             for k in 0..self.columns.len() {
                 let j = self.columns[k];
-                if box_distance_squared(box_a, &boxes_b[j as usize]) > far2 {
+                let d2 = box_distance_squared(box_a, &boxes_b[j as usize]);
+                if d2 > far2 {
                     continue;
                 }
-                let d = box_distance(box_a, &boxes_b[j as usize]);
+                let d = d2.sqrt();
                 if d <= lo || d > hi {
                     continue;
                 }

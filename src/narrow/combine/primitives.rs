@@ -248,11 +248,33 @@ pub(super) fn slab_across(core: &[Vec2], normal: Vec2, radius: f32) -> (Vec2, f3
     if normal == Vec2::ZERO {
         return EVERYWHERE;
     }
+    // By comparisons, without `f32::min`'s extra instructions for its NaN rule (a NaN
+    // is skipped either way).
     let (lo, hi) = core.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
         let along = normal.dot(*v);
-        (lo.min(along), hi.max(along))
+        (if along < lo { along } else { lo }, if along > hi { along } else { hi })
     });
     // The same relative rounding margin as the held radius's.
     let margin = radius + 1e-5 * (lo.abs().max(hi.abs()) + 1.0);
     (normal, lo - margin, hi + margin)
+}
+
+/// Grows `b` to hold `p`: `Aabb::from_points`, one point at a time, by comparisons
+/// rather than `f32::min` and `max`, whose NaN rule costs extra instructions a lane (a
+/// NaN coordinate fails every comparison and is skipped, as `f32::min` skips it; only
+/// the sign of a zero corner can differ, which no box test sees).
+#[inline]
+pub(super) fn take_in(b: &mut crate::bounds::Aabb, p: Vec2) {
+    if p.x < b.min.x {
+        b.min.x = p.x;
+    }
+    if p.y < b.min.y {
+        b.min.y = p.y;
+    }
+    if p.x > b.max.x {
+        b.max.x = p.x;
+    }
+    if p.y > b.max.y {
+        b.max.y = p.y;
+    }
 }

@@ -115,34 +115,53 @@ impl CombineScratch {
     fn open(&mut self, bodies: &Bodies, hull: &mut crate::narrow::minkowski::HullScratch, i: usize, j: usize) {
         let (va, vb) = (bodies.a.piece(i), bodies.b.piece(j));
         let radius = va.radius + vb.radius;
-        minkowski_difference_hull_prepared((i, va, &Pose::IDENTITY), (j, vb, &bodies.xf_ab), hull);
-        let n = hull.hull.len();
+        let start = self.core.len();
+        let n = minkowski_difference_core_prepared(
+            (i, va, &Pose::IDENTITY),
+            (j, vb, &bodies.xf_ab),
+            hull,
+            &mut self.core,
+            &mut self.sources,
+        );
         if n == 0 || (n < 3 && radius <= 0.0) {
             // No area: it holds nothing and bounds nothing of the union's interior.
+            self.core.truncate(start);
+            self.sources.truncate(start);
             return;
         }
-        let start = self.core.len() as u32;
-        self.core.extend(hull.hull.iter().map(|w| w.point));
-        self.sources
-            .extend(hull.hull.iter().map(|w| (w.index_a as u32, w.index_b as u32)));
-        let core = (start, n as u32);
+        let core = (start as u32, n as u32);
         let plane_start = self.planes.len() as u32;
         let mut least = f32::INFINITY;
         // The first longest edge's plane: the strip across it is the difference's slab
         // (`slab_of`, computed here from the planes rather than from the edges again).
         let (mut longest, mut longest_len2) = (Vec2::ZERO, 0.0f32);
+        // The core's box, taken in the same pass (each vertex starts one edge).
+        let mut core_box = Aabb {
+            min: Vec2::splat(f32::INFINITY),
+            max: Vec2::splat(f32::NEG_INFINITY),
+        };
         if n >= 3 {
+            let vertices = &self.core[start..start + n];
             for k in 0..n {
-                let (p, q) = (hull.hull[k].point, hull.hull[if k + 1 < n { k + 1 } else { 0 }].point);
+                let (p, q) = (vertices[k], vertices[if k + 1 < n { k + 1 } else { 0 }]);
                 let edge = q - p;
                 let normal = right_perp(edge).normalize_or_zero();
                 let offset = normal.dot(p);
                 self.planes.push((normal, offset));
-                least = least.min(offset);
+                // Least and greatest by comparisons, as `take_in` (a NaN is skipped,
+                // as `f32::min` skips it).
+                if offset < least {
+                    least = offset;
+                }
+                take_in(&mut core_box, p);
                 let len2 = edge.length_squared();
                 if len2 > longest_len2 {
                     (longest, longest_len2) = (normal, len2);
                 }
+            }
+        } else {
+            for &p in &self.core[start..start + n] {
+                take_in(&mut core_box, p);
             }
         }
         let planes = (plane_start, self.planes.len() as u32 - plane_start);
@@ -154,7 +173,7 @@ impl CombineScratch {
             let held = least - 2.0 * bodies.tol - 1e-5 * least.abs();
             self.held_radius = self.held_radius.max(held);
         }
-        let bounds = Aabb::from_points(run(&self.core, core)).inflated(radius);
+        let bounds = core_box.inflated(radius);
         let slab = if n >= 3 {
             slab_across(run(&self.core, core), longest, radius)
         } else {
@@ -192,11 +211,11 @@ impl CombineScratch {
         // `resize` fills in one go (extending from `repeat_n` pushed one by one).
         self.pending.resize(self.pending.len() + n, deferred);
         self.queue_edges(bodies, diff);
-        // Arcs, read from the hull scratch.
-        let vertex = |k: usize| hull.hull[k % n].point;
-        let normal_of = |k: usize| right_perp(vertex(k + 1) - vertex(k)).normalize_or_zero();
+        // Arcs.
         if radius > 0.0 {
             for k in 0..n {
+                let vertex = |k: usize| self.core[start + k % n];
+                let normal_of = |k: usize| right_perp(vertex(k + 1) - vertex(k)).normalize_or_zero();
                 let center = vertex(k);
                 let (from, to, full) = if n == 1 {
                     (Vec2::X, Vec2::X, true)
@@ -261,20 +280,35 @@ impl CombineScratch {
         let mut rest = f32::INFINITY;
         // Edges (a two-vertex core has two: there and back).
         let edge_count = if n >= 2 { n } else { 0 };
-        for k in 0..edge_count {
-            if deferred {
-                if !self.pending[start + k] {
+        // The edges to queue now, found first in one pass over the pending flags and the
+        // planes (most of a deferring difference's edges stay pending, and the pass
+        // costs them a few instructions each).
+        let mut due = std::mem::take(&mut self.due);
+        due.clear();
+        if deferred {
+            // A deferring difference has a plane per edge, its edge's line (`open`).
+            let planes = &self.planes[d.planes.0 as usize..][..n];
+            let reach = self.reach;
+            for (k, (flag, &(_, offset))) in self.pending[start..start + n].iter_mut().zip(planes).enumerate() {
+                if !*flag {
                     continue;
                 }
-                // The plane is the edge's line (`open`).
-                let (_, offset) = self.planes[d.planes.0 as usize + k];
                 let bound = offset.abs() - margin;
-                if bound > self.reach {
-                    rest = rest.min(bound);
+                if bound > reach {
+                    // `f32::min` without its NaN rule: a NaN bound is queued above.
+                    if bound < rest {
+                        rest = bound;
+                    }
                     continue;
                 }
-                self.pending[start + k] = false;
+                *flag = false;
+                due.push(k as u32);
             }
+        } else {
+            due.extend(0..edge_count as u32);
+        }
+        for &k in &due {
+            let k = k as usize;
             let (p, q) = (vertex(&self.core, k), vertex(&self.core, k + 1));
             let normal = if d.planes.1 > 0 {
                 // The plane `open` stored for this edge: the same normal, computed once.
@@ -303,6 +337,7 @@ impl CombineScratch {
             };
             self.push_element(element, nearest_on_segment(p0, p1).0.length());
         }
+        self.due = due;
         if rest.is_finite() {
             self.queue(Event::new(rest, What::Expand(diff)));
         }
