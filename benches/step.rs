@@ -2,7 +2,7 @@
 //! on the same scenes, from one run, printed as a Markdown table.
 //!
 //! ```text
-//! cargo bench --bench step                  all four scenes (a few minutes on 2 cores)
+//! cargo bench --bench step                  all four scenes (about 15 s once built)
 //! cargo bench --bench step -- pyramid_20    only the scenes whose name contains a filter
 //! cargo bench --bench step -- --quick       10 warm-up and 20 timed steps per run
 //! ```
@@ -80,8 +80,8 @@ struct Case {
 
 /// 30 warm-up steps (0.5 s) then 120 timed (2 s) steps. The rain is timed for 240 steps
 /// (4 s), long enough for its top row (41 m up) to land: the window covers the fall, the
-/// impacts and the pile settling. The whole bench takes about a minute and a half on
-/// 2 cores, most of it Collision Lab on the 5050-box pyramid.
+/// impacts and the pile settling. The whole bench takes about 15 s on 2 cores
+/// (2026-11-28), most of it on the 5050-box pyramid.
 const CASES: [Case; 4] = [
     Case {
         file: "scenes/pyramid_20.ron",

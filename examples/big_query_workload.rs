@@ -3,10 +3,13 @@
 //! 0.01 m further), one query per pose and algorithm, counted by callgrind.
 //!
 //! ```text
-//! cargo build --release --example big_query_workload
+//! CARGO_ENCODED_RUSTFLAGS="" cargo build --release --target-dir target/plain --example big_query_workload
 //! RAYON_NUM_THREADS=1 valgrind --tool=callgrind --toggle-collect='*big_query_workload*queries*' \
-//!     target/release/examples/big_query_workload star 10000 same GjkEpa
+//!     target/plain/release/examples/big_query_workload star 10000 same GjkEpa
 //! ```
+//!
+//! (The plain x86-64 build: valgrind does not decode the AVX-512 instructions that
+//! `.cargo/config.toml`'s native build may use.)
 //!
 //! Arguments: family, vertex count, partner (`box` or `same`), algorithm (all three when
 //! left out), pose (all when left out or out of range), timed repeats (1). Prints each

@@ -5,11 +5,14 @@
 //! of the narrow phase on a shared machine.
 //!
 //! ```text
-//! cargo build --release --example gjk_workload
+//! CARGO_ENCODED_RUSTFLAGS="" cargo build --release --target-dir target/plain --example gjk_workload
 //! RAYON_NUM_THREADS=1 valgrind --tool=callgrind --toggle-collect='*gjk_workload*queries*' \
-//!     target/release/examples/gjk_workload            # every family
-//! target/release/examples/gjk_workload convex 8       # one family, one vertex count
+//!     target/plain/release/examples/gjk_workload            # every family
+//! target/plain/release/examples/gjk_workload convex 8       # one family, one vertex count
 //! ```
+//!
+//! (The plain x86-64 build: valgrind does not decode the AVX-512 instructions that
+//! `.cargo/config.toml`'s native build may use.)
 //!
 //! Placing the pairs (a bisection on the exact oracle) takes far longer than the queries,
 //! minutes under callgrind, so the poses are kept in a file under the temporary directory,

@@ -9,19 +9,28 @@
 //! deltas: every number moved whole, never computed, so what is scattered is bit for bit
 //! what the pass left in the lane.
 //!
-//! Why eight lanes and not four (until 2026-11-28, Catto's four-wide solver): on a
-//! processor with 256-bit registers eight constraints cost what four did, and the passes
-//! are half of a step; Box2D v3 solves eight wide on AVX2 for the same reason. On a plain
-//! SSE2 build each eight-lane number is two four-lane ones.
+//! Why eight lanes where the build has AVX (four until 2026-11-28, and still on plain
+//! x86-64, see [`LANES`]): with 256-bit registers eight constraints cost what four did,
+//! and the passes are half of a step; Box2D v3 solves eight wide on AVX2 for the same
+//! reason. On the step bench (native build, rapier2d built alike) the position-based
+//! solver's resolution on the 5050-box pyramid went from 6.7–7.0 to 5.4–5.5 ms a step.
 
 use super::body_state::BodyState;
-use wide::f32x8;
 
-/// Lanes per bundle.
+/// Lanes per bundle: eight where the build has 256-bit registers (AVX) …
+#[cfg(target_feature = "avx")]
 pub(super) const LANES: usize = 8;
+/// … four on plain x86-64 (SSE2) and elsewhere: there an eight-lane number is two
+/// four-lane ones and its transposes are scalar, and on the 5050-box pyramid the step
+/// took 8% more instructions than with four lanes.
+#[cfg(not(target_feature = "avx"))]
+pub(super) const LANES: usize = 4;
 
 /// One number per lane; as a mask, all bits set in the lanes where it holds.
-pub(super) type Lf = f32x8;
+#[cfg(target_feature = "avx")]
+pub(super) type Lf = wide::f32x8;
+#[cfg(not(target_feature = "avx"))]
+pub(super) type Lf = wide::f32x4;
 
 /// A mask from a flag per lane.
 #[inline]
@@ -29,7 +38,7 @@ pub(super) fn mask(flags: [bool; LANES]) -> Lf {
     Lf::new(flags.map(|f| if f { f32::from_bits(u32::MAX) } else { 0.0 }))
 }
 
-/// The slots of a bundle's four bodies on one side, with the end of the range they are
+/// The slots of a bundle's bodies on one side, with the end of the range they are
 /// in (one past the largest): a pass then checks that the body states reach that far
 /// once per bundle side, not once per body (eight compares and branches a bundle on the
 /// way in, and as many on the way out, in every pass).
@@ -101,8 +110,14 @@ impl BodyLanes {
     #[inline]
     pub fn gather(states: &[BodyState], slots: &Slots) -> BodyLanes {
         let s = slots.bodies(states);
+        #[cfg(target_feature = "avx")]
         let [vx, vy, w, dpx, dpy, cos, sin, dtheta] =
             Lf::transpose(s.map(|s| Lf::new([s.v.x, s.v.y, s.w, s.dp.x, s.dp.y, s.dq.cos, s.dq.sin, s.dtheta])));
+        #[cfg(not(target_feature = "avx"))]
+        let ([vx, vy, w, dpx], [dpy, cos, sin, dtheta]) = (
+            Lf::transpose(s.map(|s| Lf::new([s.v.x, s.v.y, s.w, s.dp.x]))),
+            Lf::transpose(s.map(|s| Lf::new([s.dp.y, s.dq.cos, s.dq.sin, s.dtheta]))),
+        );
         BodyLanes {
             vx,
             vy,
@@ -152,18 +167,23 @@ impl BodyLanes {
 mod tests {
     use super::*;
 
+    /// Slots from the first [`LANES`] of eight.
+    fn slots(eight: &[u32; 8]) -> Slots {
+        Slots::new(std::array::from_fn(|k| eight[k]))
+    }
+
     #[test]
     #[should_panic(expected = "out of range")]
     fn a_slot_beyond_the_states_panics_instead_of_reading_past_them() {
         let states = vec![BodyState::default(); 3];
-        BodyLanes::gather(&states, &Slots::new([0, 1, 3, 2, 0, 1, 2, 0]));
+        BodyLanes::gather(&states, &slots(&[0, 1, 3, 2, 0, 1, 2, 0]));
     }
 
     #[test]
     #[should_panic(expected = "out of range")]
     fn the_largest_slot_does_not_wrap_the_range_check() {
         let states = vec![BodyState::default(); 3];
-        BodyLanes::gather(&states, &Slots::new([0, u32::MAX, 1, 2, 0, 0, 0, 0]));
+        BodyLanes::gather(&states, &slots(&[0, u32::MAX, 1, 2, 0, 0, 0, 0]));
     }
 
     #[test]
@@ -174,7 +194,10 @@ mod tests {
                 ..BodyState::default()
             })
             .collect();
-        let lanes = BodyLanes::gather(&states, &Slots::new([4, 0, 2, 2, 1, 3, 0, 4]));
-        assert_eq!(lanes.w.to_array(), [4.0, 0.0, 2.0, 2.0, 1.0, 3.0, 0.0, 4.0]);
+        let lanes = BodyLanes::gather(&states, &slots(&[4, 0, 2, 2, 1, 3, 0, 4]));
+        assert_eq!(
+            lanes.w.to_array()[..],
+            [4.0, 0.0, 2.0, 2.0, 1.0, 3.0, 0.0, 4.0][..LANES]
+        );
     }
 }
