@@ -32,6 +32,12 @@ pub(super) type Lf = wide::f32x8;
 #[cfg(not(target_feature = "avx"))]
 pub(super) type Lf = wide::f32x4;
 
+/// One field of the lanes' items, one lane each (a bundle's points, as its lanes).
+#[inline]
+pub(super) fn field<T>(items: &[&T; LANES], get: fn(&T) -> f32) -> Lf {
+    Lf::new(std::array::from_fn(|k| get(items[k])))
+}
+
 /// A mask from a flag per lane.
 #[inline]
 pub(super) fn mask(flags: [bool; LANES]) -> Lf {

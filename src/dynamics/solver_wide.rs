@@ -33,7 +33,7 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
-use super::lanes::{BodyLanes, Lf, Slots, LANES};
+use super::lanes::{field, BodyLanes, Lf, Slots, LANES};
 use super::solver::{solve_constraint, warm_start_constraint, StepTuning};
 
 /// One point of eight constraints, each field one lane per constraint (the fields of
@@ -313,7 +313,7 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
     };
     bundle.friction = Lf::new(friction);
     for (lanes, points) in bundle.point.iter_mut().zip(&point) {
-        let f = |get: fn(&ConstraintPoint) -> f32| Lf::new(std::array::from_fn(|k| get(points[k])));
+        let f = |get: fn(&ConstraintPoint) -> f32| field(points, get);
         *lanes = PointLanes {
             normal_x: f(|p| p.normal.x),
             normal_y: f(|p| p.normal.y),

@@ -50,7 +50,7 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
-use super::lanes::{mask, Lf, Slots, LANES};
+use super::lanes::{field, mask, Lf, Slots, LANES};
 use super::xpbd::{hold_constraint, project_constraint, settle_constraint, PositionPass, VelocityPass};
 use passes::{hold_bundle, project_bundle, settle_bundle};
 
@@ -346,7 +346,7 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
         }
     }
     let lanes_of = |points: &[&ConstraintPoint; LANES], live: [bool; LANES]| {
-        let f = |get: fn(&ConstraintPoint) -> f32| Lf::new(std::array::from_fn(|k| get(points[k])));
+        let f = |get: fn(&ConstraintPoint) -> f32| field(points, get);
         PointLanes {
             live: mask(live),
             normal_x: f(|p| p.normal.x),
