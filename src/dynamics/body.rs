@@ -23,6 +23,7 @@ use super::snapshot::BodySnapshot;
 use crate::bounds::Aabb;
 use crate::geometry::{Shape, ShapeDesc};
 use crate::math::{is_finite, Pose, Rot, Vec2};
+use crate::narrow::sat::{lane_higher, lane_lower};
 use wide::f32x4;
 
 mod set;
@@ -509,39 +510,6 @@ fn posed_box(local_points: &[Vec2], pose: &Pose) -> Aabb {
     Aabb {
         min: Vec2::new(lower(lo[0], lo[2]), lower(lo[1], lo[3])),
         max: Vec2::new(higher(hi[0], hi[2]), higher(hi[1], hi[3])),
-    }
-}
-
-/// Per lane `if w < lowest { w } else { lowest }` (a NaN `w` passed over): SSE's MINPS
-/// is exactly that; elsewhere lane by lane (other minimum instructions differ on NaN).
-#[inline]
-fn lane_lower(w: f32x4, lowest: f32x4) -> f32x4 {
-    #[cfg(target_feature = "sse")]
-    {
-        w.fast_min(lowest)
-    }
-    #[cfg(not(target_feature = "sse"))]
-    {
-        let (w, l) = (w.to_array(), lowest.to_array());
-        f32x4::from(std::array::from_fn::<f32, 4, _>(
-            |i| if w[i] < l[i] { w[i] } else { l[i] },
-        ))
-    }
-}
-
-/// Per lane `if w > highest { w } else { highest }` (SSE's MAXPS; see [`lane_lower`]).
-#[inline]
-fn lane_higher(w: f32x4, highest: f32x4) -> f32x4 {
-    #[cfg(target_feature = "sse")]
-    {
-        w.fast_max(highest)
-    }
-    #[cfg(not(target_feature = "sse"))]
-    {
-        let (w, h) = (w.to_array(), highest.to_array());
-        f32x4::from(std::array::from_fn::<f32, 4, _>(
-            |i| if w[i] > h[i] { w[i] } else { h[i] },
-        ))
     }
 }
 

@@ -192,50 +192,15 @@ pub(crate) fn minkowski_difference_core_prepared(
     let (world_a, edges_a) = (&pa.points[range(core_a.vertices)], &pa.edges[range(core_a.edges)]);
     let (neg_b, edges_b) = (&pb.points[range(core_b.vertices)], &pb.edges[range(core_b.edges)]);
     let start = points.len();
-    // `merge`'s walk, step for step (the same sums in the same order).
-    let (mut ia, mut ib) = (core_a.lowest as usize, core_b.lowest as usize);
-    let mut p = world_a[ia] + neg_b[ib];
-    let (mut k, mut l) = (0, 0);
-    while k < edges_a.len() || l < edges_b.len() {
-        points.push(p);
-        sources.push((ia as u32, ib as u32));
-        let step = match (edges_a.get(k), edges_b.get(l)) {
-            (Some(&(ea, end_a)), Some(&(eb, end_b))) => match angle_order(ea, eb) {
-                std::cmp::Ordering::Less => {
-                    k += 1;
-                    ia = end_a;
-                    ea
-                }
-                std::cmp::Ordering::Greater => {
-                    l += 1;
-                    ib = end_b;
-                    eb
-                }
-                std::cmp::Ordering::Equal => {
-                    k += 1;
-                    l += 1;
-                    (ia, ib) = (end_a, end_b);
-                    ea + eb
-                }
-            },
-            (Some(&(ea, end_a)), None) => {
-                k += 1;
-                ia = end_a;
-                ea
-            }
-            (None, Some(&(eb, end_b))) => {
-                l += 1;
-                ib = end_b;
-                eb
-            }
-            (None, None) => break,
-        };
-        p += step;
-    }
-    if points.len() == start {
-        points.push(p);
-        sources.push((ia as u32, ib as u32));
-    }
+    // `merge`'s walk (the same sums in the same order).
+    walk(
+        (world_a, core_a.lowest as usize, edges_a),
+        (neg_b, core_b.lowest as usize, edges_b),
+        |p, ia, ib| {
+            points.push(p);
+            sources.push((ia as u32, ib as u32));
+        },
+    );
     remove_collinear_core(points, sources, start);
     points.len() - start
 }
@@ -322,11 +287,29 @@ fn merge(
         index_b: ib,
     };
 
+    walk((world_a, lowest_a, edges_a), (neg_b, lowest_b, edges_b), |p, ia, ib| {
+        hull.push(sourced(p, ia, ib))
+    });
+    remove_collinear(hull);
+}
+
+/// The walk of the merge: from the sum of the two lowest vertices, round both edge
+/// lists in angle order (equal angles taken together), `emit`ting each vertex of the
+/// sum with the indices of the two vertices it is made of; a sum with no edges emits
+/// its one point.
+#[inline]
+fn walk(
+    (world_a, lowest_a, edges_a): (&[Vec2], usize, &[(Vec2, usize)]),
+    (neg_b, lowest_b, edges_b): (&[Vec2], usize, &[(Vec2, usize)]),
+    mut emit: impl FnMut(Vec2, usize, usize),
+) {
     let mut p = world_a[lowest_a] + neg_b[lowest_b];
     let (mut ia, mut ib) = (lowest_a, lowest_b);
     let (mut i, mut j) = (0, 0);
+    let mut emitted = false;
     while i < edges_a.len() || j < edges_b.len() {
-        hull.push(sourced(p, ia, ib));
+        emit(p, ia, ib);
+        emitted = true;
         let step = match (edges_a.get(i), edges_b.get(j)) {
             (Some(&(ea, end_a)), Some(&(eb, end_b))) => match angle_order(ea, eb) {
                 std::cmp::Ordering::Less => {
@@ -360,10 +343,9 @@ fn merge(
         };
         p += step;
     }
-    if hull.is_empty() {
-        hull.push(sourced(p, ia, ib));
+    if !emitted {
+        emit(p, ia, ib);
     }
-    remove_collinear(hull);
 }
 
 /// The index of the lowest vertex (min y, then min x); `edges` gets the edge vectors

@@ -53,7 +53,7 @@ pub mod oracle;
 mod polygon_polygon;
 pub mod precision;
 mod query;
-mod sat;
+pub(crate) mod sat;
 mod sat_nonconvex;
 mod simplex;
 mod speculative;

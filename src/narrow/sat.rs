@@ -271,7 +271,7 @@ fn lowest_of_four(directions: &[Vec2; 4], vertices: &[Vec2]) -> [f32; 4] {
 /// that (its first operand when less, else its second); other targets' minimum
 /// instructions break ties between zeros their own way, so they compare lane by lane.
 #[inline]
-fn lane_lower(d: f32x4, lowest: f32x4) -> f32x4 {
+pub(crate) fn lane_lower(d: f32x4, lowest: f32x4) -> f32x4 {
     #[cfg(target_feature = "sse")]
     {
         d.fast_min(lowest)
@@ -287,7 +287,7 @@ fn lane_lower(d: f32x4, lowest: f32x4) -> f32x4 {
 
 /// Per lane `if d > highest { d } else { highest }` (SSE's MAXPS; see [`lane_lower`]).
 #[inline]
-fn lane_higher(d: f32x4, highest: f32x4) -> f32x4 {
+pub(crate) fn lane_higher(d: f32x4, highest: f32x4) -> f32x4 {
     #[cfg(target_feature = "sse")]
     {
         d.fast_max(highest)
