@@ -34,4 +34,9 @@ impl ContactManifold {
             points: contact.points,
         }
     }
+
+    /// The two bodies' slots (what the sleep islands join).
+    pub(crate) fn slots(&self) -> (u32, u32) {
+        (self.body_a.index, self.body_b.index)
+    }
 }

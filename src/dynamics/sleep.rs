@@ -37,7 +37,6 @@
 
 use super::body::BodySet;
 use super::desc::BodyKind;
-use super::manifold::ContactManifold;
 use super::settings::WorldSettings;
 use crate::bounds::Aabb;
 
@@ -77,7 +76,7 @@ impl SleepScratch {
 /// have all rested long enough to sleep. Returns the number of islands put to sleep.
 pub(crate) fn update_sleep(
     bodies: &mut BodySet,
-    manifolds: &[ContactManifold],
+    touching: impl IntoIterator<Item = (u32, u32)>,
     settings: &WorldSettings,
     dt: f32,
     scratch: &mut SleepScratch,
@@ -95,8 +94,7 @@ pub(crate) fn update_sleep(
     }
     scratch.parent.clear();
     scratch.parent.extend(0..n as u32);
-    for m in manifolds {
-        let (a, b) = (m.body_a.index, m.body_b.index);
+    for (a, b) in touching {
         let (Some(body_a), Some(body_b)) = (bodies.slot(a as usize), bodies.slot(b as usize)) else {
             continue;
         };
@@ -179,10 +177,14 @@ pub(crate) fn wake_islands(bodies: &mut BodySet, scratch: &mut SleepScratch) -> 
 /// sleeping body whose box a moving kinematic body's box overlaps (kinematic bodies are
 /// static to the broad phase, so they never form pairs with sleeping ones). Their
 /// islands follow through [`wake_islands`]. Returns true when anything woke.
-pub(crate) fn wake_touched(bodies: &mut BodySet, manifolds: &[ContactManifold], scratch: &mut SleepScratch) -> bool {
+pub(crate) fn wake_touched(
+    bodies: &mut BodySet,
+    touching: impl IntoIterator<Item = (u32, u32)>,
+    scratch: &mut SleepScratch,
+) -> bool {
     let mut woke = false;
-    for m in manifolds {
-        let (a, b) = (m.body_a.index as usize, m.body_b.index as usize);
+    for (a, b) in touching {
+        let (a, b) = (a as usize, b as usize);
         let (Some(body_a), Some(body_b)) = (bodies.slot(a), bodies.slot(b)) else {
             continue;
         };

@@ -56,12 +56,14 @@ use super::xpbd::XpbdScratch;
 use crate::bounds::Aabb;
 use crate::broad::{BroadPhase, Proxy};
 use crate::narrow::{collide, Algorithm};
+use shown::ShownContacts;
 use std::time::Instant;
 
 mod literal;
 mod lost;
 mod pairs;
 mod resume;
+mod shown;
 
 pub use resume::Resume;
 
@@ -122,7 +124,7 @@ pub struct World {
     /// (`contacts.rs`).
     contacts: ContactSet,
     /// The intersecting pairs of the last detection (for display and tests).
-    manifolds: Vec<ContactManifold>,
+    shown: ShownContacts,
     scratch: Scratch,
     time_s: f64,
     step_count: u64,
@@ -151,7 +153,7 @@ impl World {
             settings,
             bodies: BodySet::new(),
             contacts: ContactSet::default(),
-            manifolds: Vec::new(),
+            shown: ShownContacts::default(),
             scratch: Scratch::default(),
             time_s: 0.0,
             step_count: 0,
@@ -200,7 +202,7 @@ impl World {
         let new_aabb = body.aabb();
         self.include_in_scene(new_aabb);
         self.contacts.forget_slot(handle.index);
-        self.manifolds.retain(|m| m.body_a != handle && m.body_b != handle);
+        self.shown.forget_body(handle);
         let margin = 2.0 * self.settings.slop.max(0.0) + 1e-3;
         sleep::wake_near(
             &mut self.bodies,
@@ -217,7 +219,7 @@ impl World {
     pub fn remove(&mut self, handle: BodyHandle) -> Option<Body> {
         let body = self.bodies.remove(handle)?;
         self.contacts.forget_slot(handle.index);
-        self.manifolds.retain(|m| m.body_a != handle && m.body_b != handle);
+        self.shown.forget_body(handle);
         let margin = 2.0 * self.settings.slop.max(0.0) + 1e-3;
         sleep::wake_near(&mut self.bodies, &body.aabb(), margin, &mut self.scratch.sleep);
         Some(body)
@@ -284,14 +286,9 @@ impl World {
         let now = (self.settings.resolution, self.settings.narrow_phase);
         if self.contacts_made_with != Some(now) {
             self.contacts.clear();
+            self.shown.renew();
             self.contacts_made_with = Some(now);
         }
-    }
-
-    /// The intersecting pairs found by the last detection (at the start of the last step,
-    /// or of its last substep under [`Resolution::LiteralProjection`]).
-    pub fn contacts(&self) -> &[ContactManifold] {
-        &self.manifolds
     }
 
     /// The broad phase as the last step left it (sorted intervals, grid cells, tree),
@@ -452,13 +449,17 @@ impl World {
             .as_mut()
             .map(|f| f as &mut dyn FnMut((usize, usize), &crate::narrow::Contact));
         let counts = self.contacts.detect(bodies, &self.scratch.pairs, &input, on_pair);
-        self.contacts.manifolds(&mut self.manifolds);
+        self.shown.renew();
         profile.work.add(&counts.work);
         profile.contacts += counts.touching;
         profile.reused_pairs += counts.reused;
         profile.contact_points += counts.points;
         if settings.sleeping {
-            sleep::wake_touched(&mut self.bodies, &self.manifolds, &mut self.scratch.sleep);
+            sleep::wake_touched(
+                &mut self.bodies,
+                self.contacts.touching_slots(),
+                &mut self.scratch.sleep,
+            );
         }
     }
 
@@ -537,13 +538,13 @@ impl World {
     /// After the substeps: rest timers, islands, and the profile's sleep counts.
     fn end_sleep(&mut self, dt: f32, profile: &mut StepProfile) {
         if self.settings.sleeping {
-            profile.islands_put_to_sleep += sleep::update_sleep(
-                &mut self.bodies,
-                &self.manifolds,
-                &self.settings,
-                dt,
-                &mut self.scratch.sleep,
-            );
+            let (bodies, settings, scratch) = (&mut self.bodies, &self.settings, &mut self.scratch.sleep);
+            profile.islands_put_to_sleep += if self.shown.literal_current {
+                let slots = self.shown.literal.iter().map(ContactManifold::slots);
+                sleep::update_sleep(bodies, slots, settings, dt, scratch)
+            } else {
+                sleep::update_sleep(bodies, self.contacts.touching_slots(), settings, dt, scratch)
+            };
         }
         profile.sleeping_bodies = sleep::sleeping_count(&self.bodies);
     }

@@ -218,8 +218,8 @@ pub(super) fn detect_pair(
                 // the touching ones), and it stays apart while it is reused.
                 let answer = answers.len() as u32;
                 if old.touching {
-                    let manifold = match previous_contacts.answers.get(old.answer as usize) {
-                        Some(then) if !then.stale => moved_answer(&then.manifold, &then.pose_a, &pose_a),
+                    let (manifold, drawn_at) = match previous_contacts.answers.get(old.answer as usize) {
+                        Some(then) if !then.stale => (then.manifold, then.drawn_at),
                         // Only for display: the points are carried over all the same.
                         _ => {
                             let pose_b = b.pose();
@@ -232,11 +232,12 @@ pub(super) fn detect_pair(
                                 input.config,
                                 None,
                             );
-                            ContactManifold::of(handle_a, handle_b, &contact)
+                            (ContactManifold::of(handle_a, handle_b, &contact), pose_a)
                         }
                     };
                     answers.push(PairAnswer {
                         manifold,
+                        drawn_at,
                         pose_a,
                         stale: false,
                     });
@@ -340,6 +341,7 @@ pub(super) fn detect_pair(
         if contact.intersect {
             answers.push(PairAnswer {
                 manifold: ContactManifold::of(handle_a, handle_b, contact),
+                drawn_at: pose_a,
                 pose_a,
                 stale: false,
             });
@@ -364,7 +366,7 @@ pub(super) fn detect_pair(
 }
 
 /// A reused pair's answer, moved with A from `then` to `now` (B has not moved against A).
-fn moved_answer(answer: &ContactManifold, then: &Pose, now: &Pose) -> ContactManifold {
+pub(super) fn moved_answer(answer: &ContactManifold, then: &Pose, now: &Pose) -> ContactManifold {
     let point = |p: Vec2| now.apply_point(then.apply_inv_point(p));
     let vector = |v: Vec2| now.apply_vector(then.apply_inv_vector(v));
     let mut points = crate::narrow::ContactPoints::default();

@@ -109,6 +109,7 @@ impl ContactSet {
                         mtv: Vec2::ZERO,
                         points: Default::default(),
                     },
+                    drawn_at: a.pose(),
                     pose_a: a.pose(),
                     stale: true,
                 });

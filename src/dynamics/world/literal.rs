@@ -24,7 +24,7 @@ impl World {
         profile.broad += t.elapsed();
 
         let t = Instant::now();
-        self.manifolds.clear();
+        self.shown.renew_literal();
         for &(ia, ib) in &self.scratch.pairs {
             let (Some(a), Some(b)) = (self.bodies.slot(ia as usize), self.bodies.slot(ib as usize)) else {
                 continue;
@@ -59,18 +59,19 @@ impl World {
             };
             profile.contacts += 1;
             profile.contact_points += contact.points.len() as u32;
-            self.manifolds.push(ContactManifold::of(body_a, body_b, &contact));
+            self.shown.literal.push(ContactManifold::of(body_a, body_b, &contact));
         }
         profile.narrow += t.elapsed();
         if settings.sleeping {
-            sleep::wake_touched(&mut self.bodies, &self.manifolds, &mut self.scratch.sleep);
+            let slots = self.shown.literal.iter().map(ContactManifold::slots);
+            sleep::wake_touched(&mut self.bodies, slots, &mut self.scratch.sleep);
         }
 
         let t = Instant::now();
         integrate_velocities(&mut self.bodies, settings.gravity, h);
         profile.integration += t.elapsed();
         let t = Instant::now();
-        resolve_by_literal_projection(&mut self.bodies, &self.manifolds, substep, observer);
+        resolve_by_literal_projection(&mut self.bodies, &self.shown.literal, substep, observer);
         profile.resolution += t.elapsed();
         let t = Instant::now();
         integrate_positions(&mut self.bodies, h);

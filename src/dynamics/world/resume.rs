@@ -114,6 +114,7 @@ impl World {
         }
         self.bodies = BodySet::restored(restored, &state.free_slots);
         self.contacts.restore(&self.bodies, &state.contacts, &handle_of_index);
+        self.shown.renew();
         // The saved run made its contacts under the scene's settings, as this one will.
         self.contacts.assume_config(self.settings.narrow_config);
         self.contacts_made_with = Some((state.resolution, state.narrow_phase));
