@@ -8,7 +8,8 @@
 
 use super::combine::CombineScratch;
 use super::contact::{Contact, ContactPoint, Work};
-use super::gjk_epa::{penetration_gjk_epa, DepthNeed};
+use super::gjk::GjkStart;
+use super::gjk_epa::{penetration_gjk_epa, penetration_gjk_epa_from, DepthNeed};
 use super::minkowski::HullScratch;
 use super::polygon_polygon;
 use super::query::{penetration_with_circle, PieceQuery, Recorder, ShapeQuery};
@@ -233,14 +234,17 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
         // only needs their gap bounded from below (the combine step keys them by it),
         // and one axis, the direction between their world boxes' centres (built for the
         // box test), tells many of them apart first.
-        let quick_gap = match (test, scratch.boxes_a.get(i), scratch.boxes_b.get(j)) {
+        // When the axis does not tell them apart, GJK starts from the support point the
+        // axis found (its first scan of both pieces would find the same vertices).
+        let axis = match (test, scratch.boxes_a.get(i), scratch.boxes_b.get(j)) {
             (PairTest::GjkEpa, Some(box_a), Some(box_b)) if depth_need == DepthNeed::LowerBound && !rec.tracing() => {
-                box_axis_gap(&pair, box_a, box_b).filter(|p| !config.is_penetrating(p.depth, q.scale))
+                box_axis_gap(&pair, box_a, box_b)
             }
             _ => None,
         };
-        let pen = match quick_gap {
-            Some(pen) => pen,
+        let pen = match axis {
+            Some(BoxAxis { gap: Some(pen), .. }) if !config.is_penetrating(pen.depth, q.scale) => pen,
+            Some(BoxAxis { start, .. }) => penetration_gjk_epa_from(&pair, &mut rec, depth_need, Some(start)),
             None => test_pair(test, &pair, depth_need, &mut rec),
         };
         if config.is_penetrating(pen.depth, q.scale) {
@@ -264,15 +268,27 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
     }
 }
 
+/// The box-centre axis of a piece pair ([`box_axis_gap`]): the gap along it, if any, and
+/// the vertices of A least along it and of B most along it. Those two are the support
+/// point of A − B along −u, the direction from A's box towards B's, so GJK starts from
+/// them instead of scanning both pieces again ([`GjkStart`]).
+struct BoxAxis {
+    /// A separated answer when the gap along the axis is positive (see [`box_axis_gap`]).
+    gap: Option<PairPenetration>,
+    /// GJK's first support point: along −u, the direction from A's box towards B's.
+    start: GjkStart,
+}
+
 /// A lower bound on the gap between the pieces of `q` (radii included) as a separated
 /// answer (depth −gap, normal along the axis): their gap along the direction from the
 /// centre of B's world box `box_b` to the centre of A's `box_a`, less a rounding margin
 /// (a relative 1e-5 of the coordinates the products see, far above their few ulps, as
 /// the combine step's one-axis bound takes). For a unit u, every point a − b of their
-/// difference has u·(a − b) ≥ min u·a − max u·b. `None` when the centres coincide.
-fn box_axis_gap(q: &PieceQuery, box_a: &Aabb, box_b: &Aabb) -> Option<PairPenetration> {
+/// difference has u·(a − b) ≥ min u·a − max u·b. `None` when the centres coincide or a
+/// piece has no vertex.
+fn box_axis_gap(q: &PieceQuery, box_a: &Aabb, box_b: &Aabb) -> Option<BoxAxis> {
     let world = (box_a.center() - box_b.center()).normalize_or_zero();
-    if world == Vec2::ZERO {
+    if world == Vec2::ZERO || q.a.vertices.is_empty() || q.b.vertices.is_empty() {
         return None;
     }
     // In A's frame, where the products are taken: A's vertices as they are, B's by
@@ -280,34 +296,39 @@ fn box_axis_gap(q: &PieceQuery, box_a: &Aabb, box_b: &Aabb) -> Option<PairPenetr
     let u = q.pose_a.rotation.apply_inv(world);
     let (rot, t) = (q.xf_ab.rotation, q.xf_ab.translation);
     let u_b = rot.apply_inv(u);
-    // Least and greatest by comparisons (a NaN product is skipped, as `f32::min` skips it).
-    let least_a = q.a.vertices.iter().fold(f32::INFINITY, |m, v| {
-        let x = u.dot(*v);
-        if x < m {
-            x
-        } else {
-            m
-        }
-    }) - q.a.radius;
-    let most_b = q.b.vertices.iter().fold(f32::NEG_INFINITY, |m, v| {
-        let x = u_b.dot(*v);
-        if x > m {
-            x
-        } else {
-            m
-        }
-    }) + u.dot(t)
-        + q.b.radius;
+    // Least and greatest by comparisons (a NaN product is skipped, as `f32::min` skips
+    // it), first index on ties, as the support mapping breaks them.
+    let (least_a, index_a) = extreme(q.a.vertices, |v| -u.dot(v));
+    let (most_b, index_b) = extreme(q.b.vertices, |v| u_b.dot(v));
+    let least_a = -least_a - q.a.radius;
+    let most_b = most_b + u.dot(t) + q.b.radius;
     // A piece's local coordinates are at most as large as its world box's corners are
     // far from its shape's position.
     let reach = |b: &Aabb, at: Vec2| (b.min - at).abs().max((b.max - at).abs()).max_element();
     let margin =
         1e-5 * (reach(box_a, q.pose_a.translation) + reach(box_b, q.pose_b.translation) + t.abs().max_element());
     let gap = least_a - most_b - margin;
-    gap.is_finite().then(|| PairPenetration {
-        normal: -world,
-        depth: -gap,
+    Some(BoxAxis {
+        gap: gap.is_finite().then(|| PairPenetration {
+            normal: -world,
+            depth: -gap,
+        }),
+        start: GjkStart { index_a, index_b },
     })
+}
+
+/// The greatest of `along` over `vertices` and its first index (index 0 when every
+/// value is NaN).
+#[inline]
+fn extreme(vertices: &[Vec2], along: impl Fn(Vec2) -> f32) -> (f32, usize) {
+    let mut best = (f32::NEG_INFINITY, 0);
+    for (i, v) in vertices.iter().enumerate() {
+        let x = along(*v);
+        if x > best.0 {
+            best = (x, i);
+        }
+    }
+    best
 }
 
 /// A piece's world box not built yet (NaN corners: [`build_missing`] and

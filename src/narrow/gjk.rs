@@ -112,13 +112,34 @@ impl GjkInput<'_> {
         scale_of(&a, &self.pose_a, &b, &self.pose_b)
     }
 
-    /// The scale ([`GjkInput::scale`]) and GJK's first search direction, from one pass
-    /// over each view's vertices.
+    /// The scale ([`GjkInput::scale`]) and GJK's first support point: `start`'s when
+    /// given, else the support along the first search direction
+    /// ([`GjkInput::initial_direction`]).
     #[inline]
-    fn prepare(&self, config: &NarrowConfig) -> (f32, Vec2) {
+    fn prepare(&self, config: &NarrowConfig, start: Option<GjkStart>, work: &mut Work) -> (f32, SupportPoint) {
         let (a, b) = (ViewSummary::of(&self.a), ViewSummary::of(&self.b));
         let scale = scale_of(&a, &self.pose_a, &b, &self.pose_b);
-        (scale, self.initial_direction(&a, &b, config))
+        // A configured first direction (a lesson's) wins over the caller's start.
+        let first = match start.filter(|_| config.gjk_initial_direction.is_none()) {
+            Some(start) => self.support_at(start.index_a, start.index_b, work),
+            None => self.support(self.initial_direction(&a, &b, config), work),
+        };
+        (scale, first)
+    }
+
+    /// The support point made of vertex `index_a` of A and `index_b` of B, which the
+    /// caller found to be extreme along some direction. Counts two support calls.
+    fn support_at(&self, index_a: usize, index_b: usize, work: &mut Work) -> SupportPoint {
+        work.support_calls += 2;
+        let a = self.pose_a.apply_point(local_vertex(&self.a, index_a));
+        let b = self.pose_b.apply_point(local_vertex(&self.b, index_b));
+        SupportPoint {
+            point: a - b,
+            a,
+            b,
+            index_a,
+            index_b,
+        }
     }
 
     /// The support point of A − B along `world_direction`: the vertex of A farthest along
@@ -196,6 +217,19 @@ impl GjkInput<'_> {
     }
 }
 
+/// A first support point for GJK that the caller found already: `index_a` is the vertex
+/// of A farthest along some direction, `index_b` the vertex of B farthest against it. The piece loop of a
+/// decomposed pair scans both pieces along the axis between their boxes before GJK
+/// (`compound.rs`, `box_axis_gap`), and those extremes are exactly this support point:
+/// GJK then starts there instead of scanning both pieces again (van den Bergen's
+/// "Collision Detection in Interactive 3D Environments", 4.3.4, starts GJK from any
+/// point of A − B; a nearer one only saves iterations).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GjkStart {
+    pub(crate) index_a: usize,
+    pub(crate) index_b: usize,
+}
+
 /// GJK's answer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GjkOutput {
@@ -260,7 +294,7 @@ const CONTAINS_ORIGIN_ULPS: f32 = 4.0;
 ///
 /// The result is deterministic: no randomness, fixed tie-breaking (lowest vertex index).
 pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut Option<&mut Trace>) -> GjkOutput {
-    gjk_scaled(input, config, work, trace, |_, _| false).0
+    gjk_scaled(input, config, None, work, trace, |_, _| false).0
 }
 
 /// [`gjk`], also returning the scale its tolerances were relative to ([`GjkInput::scale`]),
@@ -272,19 +306,23 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
 /// and the third value `true`. For callers that only need to know the cores are apart,
 /// or by how much at least (`gjk_epa.rs`); never with a trace, whose steps the lessons
 /// show to the end.
+///
+/// `start`, when given, is GJK's first support point ([`GjkStart`]) in place of the one
+/// along the first search direction.
 pub(super) fn gjk_scaled(
     input: &GjkInput,
     config: &NarrowConfig,
+    start: Option<GjkStart>,
     work: &mut Work,
     trace: &mut Option<&mut Trace>,
     apart_enough: impl Fn(f32, f32) -> bool,
 ) -> (GjkOutput, f32, bool) {
     let mut stopped_apart = None;
-    let (scale, first_direction) = input.prepare(config);
+    let (scale, first) = input.prepare(config, start, work);
     let contains_tol = CONTAINS_ORIGIN_ULPS * f32::EPSILON * scale;
     let progress_tol = config.gjk_epsilon * scale;
 
-    let mut simplex = WorkingSimplex::single(input.support(first_direction, work));
+    let mut simplex = WorkingSimplex::single(first);
     let mut iterations: u32 = 0;
 
     let termination = loop {

@@ -19,7 +19,7 @@
 
 use super::contact::Work;
 use super::epa::epa_scaled;
-use super::gjk::{gjk_scaled, GjkInput};
+use super::gjk::{gjk_scaled, GjkInput, GjkStart};
 use super::query::{PieceQuery, Recorder};
 use super::simplex::Simplex;
 use super::trace::{SupportPoint, Trace, TraceStep};
@@ -35,7 +35,7 @@ use crate::math::{right_perp, Pose, Vec2};
 // call itself showed in callgrind (+0.04% of a pyramid_20 GjkEpa run).
 #[inline]
 pub(crate) fn penetration_in_a(q: &PieceQuery, rec: &mut Recorder) -> PairPenetration {
-    penetration_in_a_with(q, rec, 0.0, DepthNeed::Exact)
+    penetration_in_a_with(q, rec, 0.0, DepthNeed::Exact, None)
 }
 
 /// What a caller needs of the depth of two pieces whose cores overlap.
@@ -70,7 +70,13 @@ const PIECE_GAP_RATIO: f32 = 0.5;
 /// upper bound (0: as soon as the cores are proven apart by more than the touching
 /// tolerance; above 1: never early).
 #[inline]
-fn penetration_in_a_with(q: &PieceQuery, rec: &mut Recorder, gap_ratio: f32, need: DepthNeed) -> PairPenetration {
+fn penetration_in_a_with(
+    q: &PieceQuery,
+    rec: &mut Recorder,
+    gap_ratio: f32,
+    need: DepthNeed,
+    start: Option<GjkStart>,
+) -> PairPenetration {
     let input = GjkInput {
         a: q.a,
         pose_a: Pose::IDENTITY,
@@ -100,7 +106,15 @@ fn penetration_in_a_with(q: &PieceQuery, rec: &mut Recorder, gap_ratio: f32, nee
     // The bound is taken only without a trace: the lessons show EPA's steps.
     let lower_bound_enough =
         |depth: f32| need == DepthNeed::LowerBound && !tracing && q.config.is_penetrating(depth, scale);
-    penetration_local_until(&input, config, apart_enough, lower_bound_enough, rec.work, rec.trace)
+    penetration_local_until(
+        &input,
+        config,
+        start,
+        apart_enough,
+        lower_bound_enough,
+        rec.work,
+        rec.trace,
+    )
 }
 
 /// GJK, then EPA when the cores overlap, on the pieces of `q`: computed in A's frame
@@ -108,8 +122,19 @@ fn penetration_in_a_with(q: &PieceQuery, rec: &mut Recorder, gap_ratio: f32, nee
 /// With [`DepthNeed::LowerBound`], an overlapping pair's depth may be only a lower bound
 /// (and its normal the outward normal of the side of GJK's triangle that gives it).
 pub(crate) fn penetration_gjk_epa(q: &PieceQuery, rec: &mut Recorder, need: DepthNeed) -> PairPenetration {
+    penetration_gjk_epa_from(q, rec, need, None)
+}
+
+/// [`penetration_gjk_epa`] with GJK started from a support point the caller found in A's
+/// frame ([`GjkStart`]; the piece loop's box axis).
+pub(crate) fn penetration_gjk_epa_from(
+    q: &PieceQuery,
+    rec: &mut Recorder,
+    need: DepthNeed,
+    start: Option<GjkStart>,
+) -> PairPenetration {
     let first_step = rec.trace.as_ref().map_or(0, |t| t.steps.len());
-    let pen = penetration_in_a_with(q, rec, PIECE_GAP_RATIO, need);
+    let pen = penetration_in_a_with(q, rec, PIECE_GAP_RATIO, need, start);
     if let Some(trace) = rec.trace.as_deref_mut() {
         steps_to_world(trace, first_step, &q.pose_a);
     }
@@ -193,7 +218,7 @@ pub(crate) fn penetration_local(
     work: &mut Work,
     trace: &mut Option<&mut Trace>,
 ) -> PairPenetration {
-    penetration_local_until(input, config, |_, _| false, |_| false, work, trace)
+    penetration_local_until(input, config, None, |_, _| false, |_| false, work, trace)
 }
 
 /// [`penetration_local`], where GJK may stop on apart cores when `apart_enough(lower,
@@ -204,6 +229,7 @@ pub(crate) fn penetration_local(
 fn penetration_local_until(
     input: &GjkInput,
     config: &NarrowConfig,
+    start: Option<GjkStart>,
     apart_enough: impl Fn(f32, f32) -> bool,
     lower_bound_enough: impl Fn(f32) -> bool,
     work: &mut Work,
@@ -211,7 +237,7 @@ fn penetration_local_until(
 ) -> PairPenetration {
     let radii = input.a.radius + input.b.radius;
     // EPA's tolerances are relative to the same scale as GJK's: computed once.
-    let (out, scale, _) = gjk_scaled(input, config, work, trace, apart_enough);
+    let (out, scale, _) = gjk_scaled(input, config, start, work, trace, apart_enough);
     if out.distance > 0.0 && out.normal != Vec2::ZERO {
         return PairPenetration {
             normal: out.normal,
@@ -380,6 +406,7 @@ mod tests {
                         },
                         ratio,
                         DepthNeed::Exact,
+                        None,
                     );
                     (pen, work.gjk_iterations)
                 };
