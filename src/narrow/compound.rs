@@ -64,6 +64,21 @@ fn piece_aabb(view: &ConvexView, pose: &Pose) -> Aabb {
     .inflated(view.radius)
 }
 
+/// Whether two shapes' bounding circles are apart by more than `margin` (m), or a pose is
+/// not finite: each circle is centred on the shape's local box and passes through its
+/// corners. The box test of two convex shapes asked one query at a time (the world's
+/// pairs come with their boxes, `speculative.rs`): two world boxes cost a turn of every
+/// vertex, a fifth of a query between two overlapping 8-gons, where the circles cost two
+/// points turned. Looser than the boxes, it culls only pairs apart by more than the
+/// touching tolerance, which every test also calls apart.
+fn circles_apart((a, pose_a): (&Shape, &Pose), (b, pose_b): (&Shape, &Pose), margin: f32) -> bool {
+    let (box_a, box_b) = (a.local_aabb(), b.local_aabb());
+    let between = pose_b.apply_point(box_b.center()) - pose_a.apply_point(box_a.center());
+    let reach = 0.5 * ((box_a.max - box_a.min).length() + (box_b.max - box_b.min).length()) + margin;
+    // Written so that a NaN culls, as the boxes' overlap test did.
+    !(between.length_squared() <= reach * reach)
+}
+
 /// The exact test on one pair of convex pieces. With no trace asked for, two polygon (or
 /// segment) pieces take SAT's O(n + m) one-sided form (`sat::penetration_sat_climbing`,
 /// the same answer up to rounding); a trace records the general test's every axis with
@@ -96,14 +111,14 @@ pub(crate) fn collide_compound(
         // its lists (the world asks this of every box pair of a pile, every step). The
         // box test comes before the query is built: neither B's pose relative to A nor
         // the scale is needed for the many pairs of a pile whose boxes are apart.
-        let (va, vb) = (a.piece(0), b.piece(0));
+        let scale = query_scale(a, pose_a, b, pose_b);
         if config.cull_by_bounds {
             work.bv_tests += 1;
-            if !piece_aabb(&va, pose_a).overlaps(&piece_aabb(&vb, pose_b)) {
+            if circles_apart((a, pose_a), (b, pose_b), config.touch_tolerance * scale) {
                 return Contact::separated(work);
             }
         }
-        let scale = query_scale(a, pose_a, b, pose_b);
+        let (va, vb) = (a.piece(0), b.piece(0));
         work.piece_pairs_tested += 1;
         work.primitive_tests += 1;
         let pair = PieceQuery::new(va, pose_a, vb, pose_b, scale, config);
@@ -447,4 +462,43 @@ fn uses_piece_trees(q: &ShapeQuery, tracing: bool) -> bool {
         super::EdgeTreePolicy::Auto { .. } => pairs >= PIECE_TREE_MIN_PAIRS,
     };
     wanted && !tracing && q.config.cull_by_bounds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrow::{collide, test_rect, Algorithm};
+
+    /// Two unit squares, B's centre at `x` (m) along the x axis from A's.
+    fn squares_at(x: f32, algorithm: Algorithm) -> Contact {
+        let (a, b) = (test_rect(1.0, 1.0), test_rect(1.0, 1.0));
+        let pose_b = Pose::new(Vec2::new(x, 0.0), 0.3);
+        collide(
+            &a,
+            &Pose::IDENTITY,
+            &b,
+            &pose_b,
+            algorithm,
+            &NarrowConfig::default(),
+            None,
+        )
+    }
+
+    #[test]
+    fn convex_pairs_apart_beyond_their_bounding_circles_are_culled_before_any_test() {
+        for algorithm in [Algorithm::SatDecomposed, Algorithm::GjkEpa] {
+            // The circles (radius √2/2 each) are apart: no primitive test.
+            let far = squares_at(1.5, algorithm);
+            assert!(!far.intersect, "{algorithm:?}");
+            assert_eq!((far.work.bv_tests, far.work.primitive_tests), (1, 0), "{algorithm:?}");
+            // The circles overlap, the squares do not: the pair test decides.
+            let near = squares_at(1.3, algorithm);
+            assert!(!near.intersect, "{algorithm:?}");
+            assert_eq!(near.work.primitive_tests, 1, "{algorithm:?}");
+            // Overlapping squares.
+            assert!(squares_at(0.9, algorithm).intersect, "{algorithm:?}");
+            // A pose that is not finite is apart, as the boxes' test had it.
+            assert!(!squares_at(f32::NAN, algorithm).intersect, "{algorithm:?}");
+        }
+    }
 }
