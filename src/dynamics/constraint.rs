@@ -170,6 +170,16 @@ pub(crate) fn relative_velocity(a: &BodyState, b: &BodyState, r_a: Vec2, r_b: Ve
     (b.v + Vec2::new(-b.w * r_b.y, b.w * r_b.x)) - (a.v + Vec2::new(-a.w * r_a.y, a.w * r_a.x))
 }
 
+/// Applies `impulse` (N·s, world frame) at anchors `r_a`, `r_b`: −impulse to A, +impulse
+/// to B.
+#[inline]
+pub(crate) fn apply_impulse(a: &mut BodyState, b: &mut BodyState, r_a: Vec2, r_b: Vec2, impulse: Vec2) {
+    a.v -= a.inv_mass * impulse;
+    a.w -= a.inv_inertia * cross(r_a, impulse);
+    b.v += b.inv_mass * impulse;
+    b.w += b.inv_inertia * cross(r_b, impulse);
+}
+
 /// The relative speed along `dir` of B's anchor point against A's (m/s), from the
 /// angular Jacobians `cross_a` = r_a × dir and `cross_b` = r_b × dir.
 #[inline]
@@ -179,7 +189,7 @@ pub(crate) fn relative_speed(a: &BodyState, b: &BodyState, dir: Vec2, cross_a: f
 
 /// Applies an impulse of `magnitude` (N·s) along `dir` at the anchors whose angular
 /// Jacobians are `cross_a` = r_a × dir and `cross_b` = r_b × dir: −impulse to A,
-/// +impulse to B: v ∓ P·dir/m, ω ∓ (r × P·dir)/I, with r × dir taken once.
+/// +impulse to B (the same as [`apply_impulse`], without the cross products).
 #[inline]
 pub(crate) fn apply_impulse_along(
     a: &mut BodyState,
@@ -200,14 +210,8 @@ pub(crate) fn apply_impulse_along(
 /// neither body can be pushed that way.
 #[inline]
 pub(crate) fn inverse_effective_mass(a: &BodyState, b: &BodyState, r_a: Vec2, r_b: Vec2, dir: Vec2) -> f32 {
-    inverse_effective_mass_along(a, b, cross(r_a, dir), cross(r_b, dir))
-}
-
-/// [`inverse_effective_mass`] from the angular Jacobians `cross_a` = r_a × dir and
-/// `cross_b` = r_b × dir.
-#[inline]
-pub(crate) fn inverse_effective_mass_along(a: &BodyState, b: &BodyState, cross_a: f32, cross_b: f32) -> f32 {
-    a.inv_mass + b.inv_mass + a.inv_inertia * cross_a * cross_a + b.inv_inertia * cross_b * cross_b
+    let (ra, rb) = (cross(r_a, dir), cross(r_b, dir));
+    a.inv_mass + b.inv_mass + a.inv_inertia * ra * ra + b.inv_inertia * rb * rb
 }
 
 /// Builds the constraints of `contacts` into `out` (reused), from the bodies' states at

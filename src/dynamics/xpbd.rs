@@ -62,8 +62,7 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{
-    apply_impulse_along, inverse_effective_mass, inverse_effective_mass_along, relative_speed, relative_velocity,
-    tangent_of, Constraint, ConstraintPoint, Constraints,
+    inverse_effective_mass, relative_velocity, tangent_of, Constraint, ConstraintPoint, Constraints,
 };
 use super::observe::{PassKind, SolverWatch};
 use super::settings::WorldSettings;
@@ -460,15 +459,15 @@ pub(super) fn settle_constraint(
             continue;
         }
         let pushed = p.normal_impulse > 0.0;
+        let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
         let n = p.normal;
-        let (cross_a, cross_b) = velocity_jacobian(&a, &b, p, n);
-        let vn = relative_speed(&a, &b, n, cross_a, cross_b);
+        let vn = relative_velocity(&a, &b, r_a, r_b).dot(n);
         let target = if pushed && p.relative_velocity < -settings.restitution_threshold {
             -restitution * p.relative_velocity
         } else {
             0.0
         };
-        let w_n = inverse_effective_mass_along(&a, &b, cross_a, cross_b);
+        let w_n = inverse_effective_mass(&a, &b, r_a, r_b, n);
         if w_n > 0.0 {
             // A pushed point is an equality (its normal speed becomes the target,
             // whichever way); a touching one may only be pushed apart. Both on the
@@ -478,7 +477,7 @@ pub(super) fn settle_constraint(
             let total = if pushed { wanted } else { wanted.max(0.0) };
             if total.is_finite() {
                 p.velocity_normal_impulse = total;
-                apply_impulse_along(&mut a, &mut b, n, cross_a, cross_b, total - before);
+                super::constraint::apply_impulse(&mut a, &mut b, r_a, r_b, (total - before) * n);
             }
         }
     }
@@ -486,15 +485,15 @@ pub(super) fn settle_constraint(
         if !acts(p, &a, &b) {
             continue;
         }
+        let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
         // Dynamic friction, limited by μ times the normal impulse of the substep
         // (the projection's λn/h — λn is a positional impulse, kg·m — and the
         // velocity pass's), less what static friction already spent of that cone
         // as a position correction (|λt|/h): the box then slides down a 35° slope
         // within 0.3% of the textbook, and friction is never counted twice.
         let tangent = tangent_of(p.normal);
-        let (cross_a, cross_b) = velocity_jacobian(&a, &b, p, tangent);
-        let vt = relative_speed(&a, &b, tangent, cross_a, cross_b);
-        let w_t = inverse_effective_mass_along(&a, &b, cross_a, cross_b);
+        let vt = relative_velocity(&a, &b, r_a, r_b).dot(tangent);
+        let w_t = inverse_effective_mass(&a, &b, r_a, r_b, tangent);
         let cone = friction * (p.normal_impulse * settings.inv_h + p.velocity_normal_impulse.max(0.0));
         // max(NaN, 0) is 0: friction ∞ on a vanishing impulse adds nothing, and clamp
         // never sees a NaN bound (it would panic).
@@ -502,22 +501,12 @@ pub(super) fn settle_constraint(
         if vt != 0.0 && w_t > 0.0 {
             let impulse = (-vt / w_t).clamp(-limit, limit);
             if impulse.is_finite() {
-                apply_impulse_along(&mut a, &mut b, tangent, cross_a, cross_b, impulse);
+                super::constraint::apply_impulse(&mut a, &mut b, r_a, r_b, impulse * tangent);
             }
         }
     }
     states[ia] = a;
     states[ib] = b;
-}
-
-/// The angular Jacobians r_a × dir and r_b × dir of point `p` at the bodies' poses now
-/// (the velocity pass does not move them). With them the pass takes the relative speed,
-/// the effective mass and the impulse's turn without turning a vector twice: 17% fewer
-/// operations a point than through the relative velocity and the impulse vector.
-#[inline]
-fn velocity_jacobian(a: &BodyState, b: &BodyState, p: &ConstraintPoint, dir: Vec2) -> (f32, f32) {
-    let (r_a, r_b) = (a.dq.apply(p.anchor_a), b.dq.apply(p.anchor_b));
-    (cross(r_a, dir), cross(r_b, dir))
 }
 
 /// The start of a substep for a constraint's points, done in the substep's first

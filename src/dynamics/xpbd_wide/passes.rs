@@ -93,36 +93,9 @@ impl Masses {
     /// `constraint::inverse_effective_mass` along (dx, dy) at the turned anchors.
     #[inline]
     fn inverse_effective_mass(&self, r_a: (Lf, Lf), r_b: (Lf, Lf), dx: Lf, dy: Lf) -> Lf {
-        let Jacobian { cross_a, cross_b, .. } = Jacobian::of(r_a, r_b, dx, dy);
-        self.inverse_effective_mass_along(cross_a, cross_b)
-    }
-
-    /// `constraint::inverse_effective_mass_along` from the angular Jacobians.
-    #[inline]
-    fn inverse_effective_mass_along(&self, cross_a: Lf, cross_b: Lf) -> Lf {
-        self.inv_mass_a
-            + self.inv_mass_b
-            + self.inv_inertia_a * cross_a * cross_a
-            + self.inv_inertia_b * cross_b * cross_b
-    }
-
-    /// `constraint::apply_impulse_along` of `magnitude` along (dx, dy), in the lanes of
-    /// `apply`.
-    #[inline]
-    fn apply_impulse_along(&self, a: &mut BodyLanes, b: &mut BodyLanes, jacobian: &Jacobian, magnitude: Lf, apply: Lf) {
-        let Jacobian {
-            dx,
-            dy,
-            cross_a,
-            cross_b,
-        } = *jacobian;
-        let (ix, iy) = (magnitude * dx, magnitude * dy);
-        a.vx = minus_where(a.vx, self.inv_mass_a * ix, apply);
-        a.vy = minus_where(a.vy, self.inv_mass_a * iy, apply);
-        a.w = minus_where(a.w, self.inv_inertia_a * cross_a * magnitude, apply);
-        b.vx = plus_where(b.vx, self.inv_mass_b * ix, apply);
-        b.vy = plus_where(b.vy, self.inv_mass_b * iy, apply);
-        b.w = plus_where(b.w, self.inv_inertia_b * cross_b * magnitude, apply);
+        let ra = r_a.0 * dy - r_a.1 * dx;
+        let rb = r_b.0 * dy - r_b.1 * dx;
+        self.inv_mass_a + self.inv_mass_b + self.inv_inertia_a * ra * ra + self.inv_inertia_b * rb * rb
     }
 
     /// `xpbd::apply_correction` of (cx, cy) in the lanes of `apply`.
@@ -141,6 +114,24 @@ impl Masses {
         b.dpx = plus_where(b.dpx, self.inv_mass_b * cx, apply);
         b.dpy = plus_where(b.dpy, self.inv_mass_b * cy, apply);
         b.turn_by_correction(self.inv_inertia_b * (r_b.0 * cy - r_b.1 * cx), apply);
+    }
+
+    /// `constraint::apply_impulse` of (ix, iy) in the lanes of `apply`.
+    #[inline]
+    fn apply_impulse(
+        &self,
+        a: &mut BodyLanes,
+        b: &mut BodyLanes,
+        (r_a, r_b): ((Lf, Lf), (Lf, Lf)),
+        (ix, iy): (Lf, Lf),
+        apply: Lf,
+    ) {
+        a.vx = minus_where(a.vx, self.inv_mass_a * ix, apply);
+        a.vy = minus_where(a.vy, self.inv_mass_a * iy, apply);
+        a.w = minus_where(a.w, self.inv_inertia_a * (r_a.0 * iy - r_a.1 * ix), apply);
+        b.vx = plus_where(b.vx, self.inv_mass_b * ix, apply);
+        b.vy = plus_where(b.vy, self.inv_mass_b * iy, apply);
+        b.w = plus_where(b.w, self.inv_inertia_b * (r_b.0 * iy - r_b.1 * ix), apply);
     }
 }
 
@@ -163,34 +154,6 @@ fn relative_velocity(a: &BodyLanes, b: &BodyLanes, r_a: (Lf, Lf), r_b: (Lf, Lf))
         (b.vx + -b.w * r_b.1) - (a.vx + -a.w * r_a.1),
         (b.vy + b.w * r_b.0) - (a.vy + a.w * r_a.0),
     )
-}
-
-/// A direction (dx, dy) and the angular Jacobians r_a × d and r_b × d of a point's
-/// anchors (`xpbd::velocity_jacobian`).
-#[derive(Clone, Copy, Debug, Default)]
-struct Jacobian {
-    dx: Lf,
-    dy: Lf,
-    cross_a: Lf,
-    cross_b: Lf,
-}
-
-impl Jacobian {
-    #[inline]
-    fn of(r_a: (Lf, Lf), r_b: (Lf, Lf), dx: Lf, dy: Lf) -> Jacobian {
-        Jacobian {
-            dx,
-            dy,
-            cross_a: r_a.0 * dy - r_a.1 * dx,
-            cross_b: r_b.0 * dy - r_b.1 * dx,
-        }
-    }
-
-    /// `constraint::relative_speed` of B's anchor point against A's along it.
-    #[inline]
-    fn relative_speed(&self, a: &BodyLanes, b: &BodyLanes) -> Lf {
-        (b.vx - a.vx) * self.dx + (b.vy - a.vy) * self.dy + b.w * self.cross_b - a.w * self.cross_a
-    }
 }
 
 /// `xpbd::project_constraint`, eight constraints at once (held by static friction after,
@@ -344,15 +307,15 @@ fn hold_lanes(a: &mut BodyLanes, b: &mut BodyLanes, bundle: &mut Bundle, slip_dr
 /// (it moves velocities only).
 #[derive(Clone, Copy, Debug, Default)]
 struct SettleLanes {
+    /// The anchors turned with the bodies (m).
+    r_a: (Lf, Lf),
+    r_b: (Lf, Lf),
     /// Masks: the point acts (pushed, or touching), and it was pushed this substep.
     acts: Lf,
     pushed: Lf,
-    /// The normal velocity it is driven to (m/s).
+    /// The normal velocity it is driven to (m/s), and the inverse effective masses
+    /// along the normal and the tangent.
     target: Lf,
-    /// The normal's and the tangent's Jacobians at the anchors turned with the bodies,
-    /// and the inverse effective masses along them.
-    normal: Jacobian,
-    tangent: Jacobian,
     w_n: Lf,
     w_t: Lf,
 }
@@ -382,16 +345,14 @@ fn settle_geometry(
         };
     }
     let bounce = pushed & p.relative_velocity.simd_lt(threshold);
-    let normal = Jacobian::of(r_a, r_b, nx, ny);
-    let tangent = Jacobian::of(r_a, r_b, ny, -nx);
     SettleLanes {
+        r_a,
+        r_b,
         acts,
         pushed,
         target: bounce.select(-restitution * p.relative_velocity, Lf::ZERO),
-        w_n: m.inverse_effective_mass_along(normal.cross_a, normal.cross_b),
-        w_t: m.inverse_effective_mass_along(tangent.cross_a, tangent.cross_b),
-        normal,
-        tangent,
+        w_n: m.inverse_effective_mass(r_a, r_b, nx, ny),
+        w_t: m.inverse_effective_mass(r_a, r_b, ny, -nx),
     }
 }
 
@@ -420,26 +381,34 @@ pub(super) fn settle_bundle(states: &mut [BodyState], bundle: &mut Bundle, setti
         if !acts.any() {
             continue;
         }
-        let vn = g.normal.relative_speed(&a, &b);
+        let (r_a, r_b) = (g.r_a, g.r_b);
+        let (nx, ny) = (p.normal_x, p.normal_y);
+        let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
+        let vn = vx * nx + vy * ny;
         let before = p.velocity_normal_impulse;
         let wanted = before + (g.target - vn) / g.w_n;
         let total = g.pushed.select(wanted, max_zero(wanted));
         let apply = acts & g.w_n.simd_gt(Lf::ZERO) & total.is_finite();
         p.velocity_normal_impulse = apply.select(total, before);
-        m.apply_impulse_along(&mut a, &mut b, &g.normal, total - before, apply);
+        let impulse = total - before;
+        m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * nx, impulse * ny), apply);
     }
     for (p, g) in bundle.point[..count].iter_mut().zip(&geometry) {
         let acts = g.acts;
         if !acts.any() {
             continue;
         }
-        let vt = g.tangent.relative_speed(&a, &b);
+        let (r_a, r_b) = (g.r_a, g.r_b);
+        let (nx, ny) = (p.normal_x, p.normal_y);
+        let (tx, ty) = (ny, -nx);
+        let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
+        let vt = vx * tx + vy * ty;
         let w_t = g.w_t;
         let cone = friction * (p.normal_impulse * inv_h + max_zero(p.velocity_normal_impulse));
         let limit = max_zero(cone - p.tangent_impulse.abs() * inv_h);
         let impulse = clamp(-vt / w_t, -limit, limit);
         let apply = acts & vt.simd_ne(Lf::ZERO) & w_t.simd_gt(Lf::ZERO) & impulse.is_finite();
-        m.apply_impulse_along(&mut a, &mut b, &g.tangent, impulse, apply);
+        m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * tx, impulse * ty), apply);
     }
     let lanes = bundle.lanes as usize;
     a.scatter_velocity(states, &bundle.a, &bundle.movable_a, lanes);
