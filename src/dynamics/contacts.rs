@@ -55,9 +55,9 @@ mod state;
 use super::body::{Body, BodyHandle, BodySet};
 use super::manifold::ContactManifold;
 use crate::bounds::Aabb;
-use crate::math::{Pose, Vec2};
+use crate::math::Vec2;
 use crate::narrow::{Algorithm, Contact, ContactId, NarrowConfig, Work};
-use pair::{detect_pair, Detected};
+use pair::{detect_pair, Detected, PairAnswer};
 
 /// Most points one pair holds: the narrow phase's two (or four speculative), plus kept
 /// ones.
@@ -213,26 +213,6 @@ pub(crate) struct PairContact {
     /// margin then (m) …
     pub detected_at: RelativePose,
     pub detected_margin: f32,
-}
-
-/// A touching pair's answer from the narrow phase, as the sandbox shows it.
-///
-/// Why not inside [`PairContact`]: only the touching pairs have one (about a third of
-/// the 5050-box pyramid's candidates), and inline it was more than half of every pair's
-/// bytes, written for each pair the detection makes and copied for each it reuses.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct PairAnswer {
-    /// Its normal, depth, MTV and points (world frame, as A stood at `drawn_at`: the
-    /// step that detected it) …
-    pub manifold: ContactManifold,
-    pub drawn_at: Pose,
-    /// … A's pose at the start of this step: a reused pair's answer is moved with A
-    /// from `drawn_at` to here when it is shown (`ContactSet::manifolds`), not at every
-    /// reuse, which cost 1.3% of a step of the rain of 1000 polygons …
-    pub pose_a: Pose,
-    /// … and whether `manifold` is missing (restored from a file, which keeps only what
-    /// the solvers need): the next reuse asks the narrow phase for it, for display.
-    pub stale: bool,
 }
 
 impl PairContact {
@@ -438,13 +418,7 @@ impl ContactSet {
                 .filter_map(|p| self.answers.get(p.answer as usize))
                 // A restored pair's answer is made at its next detection.
                 .filter(|a| !a.stale)
-                .map(|a| {
-                    if a.drawn_at == a.pose_a {
-                        a.manifold
-                    } else {
-                        pair::moved_answer(&a.manifold, &a.drawn_at, &a.pose_a)
-                    }
-                }),
+                .map(PairAnswer::shown),
         );
     }
 }
