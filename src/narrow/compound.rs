@@ -75,8 +75,9 @@ fn circles_apart((a, pose_a): (&Shape, &Pose), (b, pose_b): (&Shape, &Pose), mar
     let (box_a, box_b) = (a.local_aabb(), b.local_aabb());
     let between = pose_b.apply_point(box_b.center()) - pose_a.apply_point(box_a.center());
     let reach = 0.5 * ((box_a.max - box_a.min).length() + (box_b.max - box_b.min).length()) + margin;
-    // Written so that a NaN culls, as the boxes' overlap test did.
-    !(between.length_squared() <= reach * reach)
+    // A NaN culls, as the boxes' overlap test did.
+    let (apart_sq, reach_sq) = (between.length_squared(), reach * reach);
+    apart_sq.is_nan() || reach_sq.is_nan() || apart_sq > reach_sq
 }
 
 /// The exact test on one pair of convex pieces. With no trace asked for, two polygon (or
