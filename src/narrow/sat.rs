@@ -388,52 +388,72 @@ fn lowest_for_edge(vertices: &[Vec2], direction: Vec2, k: usize, previous: usize
 /// gap along a real axis, so it bounds the pieces' distance from below just as the
 /// general test's does (the combine step keys apart pairs by it).
 pub(crate) fn penetration_sat_climbing(q: &PieceQuery, stop_at: f32, work: &mut Work) -> PairPenetration {
-    let (a, b, xf_ab) = (&q.a, &q.b, &q.xf_ab);
-    let t_ab = xf_ab.translation;
     let mut best_gap = f32::NEG_INFINITY;
     // Best normal so far, A's frame, from A towards B.
     let mut best_normal = Vec2::X;
-    let mut stopped = false;
-    let mut deepest = 0;
-    for (i, (&n, &a_i)) in a.normals.iter().zip(a.vertices).enumerate() {
-        let (at, lowest_in_b, dots) = lowest_for_edge(b.vertices, xf_ab.apply_inv_vector(n), i, deepest);
-        deepest = at;
-        work.axes_tested += 1;
-        work.vertices_scanned += dots;
-        let gap = lowest_in_b + n.dot(t_ab) - n.dot(a_i);
+    difference_faces(q, work, |normal, gap, _| {
         if gap > best_gap {
-            (best_gap, best_normal) = (gap, n);
-            if gap > stop_at {
-                stopped = true;
-                break;
-            }
+            (best_gap, best_normal) = (gap, normal);
+            return gap > stop_at;
         }
-    }
-    if !stopped {
-        deepest = 0;
-        for (j, (&m, &b_j)) in b.normals.iter().zip(b.vertices).enumerate() {
-            let n = xf_ab.apply_vector(m);
-            let (at, lowest_in_a, dots) = lowest_for_edge(a.vertices, n, j, deepest);
-            deepest = at;
-            work.axes_tested += 1;
-            work.vertices_scanned += dots;
-            let gap = lowest_in_a - n.dot(xf_ab.apply_point(b_j));
-            if gap > best_gap {
-                // B's outward normal points from B towards A.
-                (best_gap, best_normal) = (gap, -n);
-                if gap > stop_at {
-                    break;
-                }
-            }
-        }
-    }
-    if best_gap > 0.0 && best_gap <= stop_at && !(centrally_symmetric(a.normals) && centrally_symmetric(b.normals)) {
+        false
+    });
+    if best_gap > 0.0 && best_gap <= stop_at && !(centrally_symmetric(q.a.normals) && centrally_symmetric(q.b.normals))
+    {
         return penetration_sat(q, stop_at, &mut Recorder { work, trace: &mut None });
     }
     PairPenetration {
         normal: q.pose_a.apply_vector(best_normal),
         depth: -best_gap,
     }
+}
+
+/// The edge a face of A − B comes from: edge k of piece A, or edge k of piece B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FaceEdge {
+    A(usize),
+    B(usize),
+}
+
+/// The faces of the Minkowski difference A − B of two convex pieces (radius 0), in A's
+/// frame, in the order of [`penetration_sat_climbing`]'s one-sided test: A's edges, then
+/// B's. Calls `visit(normal, gap, edge)` for each until it returns true (then returns
+/// true): `normal` is the face's outward unit normal (an edge normal of A, or of B
+/// negated: from A towards B), and −`gap` its offset, h(normal) = max n·(a − b). A point
+/// p lies inside the difference by `-(normal·p + gap)` on that side, so SAT's
+/// penetration is −(largest gap), and p is strictly inside by more than `tol` when
+/// `normal·p + gap < −tol` on every face (the combine step's shortcut asks that).
+#[inline]
+pub(crate) fn difference_faces(
+    q: &PieceQuery,
+    work: &mut Work,
+    mut visit: impl FnMut(Vec2, f32, FaceEdge) -> bool,
+) -> bool {
+    let (a, b, xf_ab) = (&q.a, &q.b, &q.xf_ab);
+    let t_ab = xf_ab.translation;
+    let mut deepest = 0;
+    for (i, (&n, &a_i)) in a.normals.iter().zip(a.vertices).enumerate() {
+        let (at, lowest_in_b, dots) = lowest_for_edge(b.vertices, xf_ab.apply_inv_vector(n), i, deepest);
+        deepest = at;
+        work.axes_tested += 1;
+        work.vertices_scanned += dots;
+        if visit(n, lowest_in_b + n.dot(t_ab) - n.dot(a_i), FaceEdge::A(i)) {
+            return true;
+        }
+    }
+    deepest = 0;
+    for (j, (&m, &b_j)) in b.normals.iter().zip(b.vertices).enumerate() {
+        let n = xf_ab.apply_vector(m);
+        let (at, lowest_in_a, dots) = lowest_for_edge(a.vertices, n, j, deepest);
+        deepest = at;
+        work.axes_tested += 1;
+        work.vertices_scanned += dots;
+        // B's outward normal points from B towards A.
+        if visit(-n, lowest_in_a - n.dot(xf_ab.apply_point(b_j)), FaceEdge::B(j)) {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
