@@ -1,7 +1,8 @@
-//! The combine step's shortcuts, taken only when no trace is recorded (edges queued as
-//! the search's reach comes to them, ring pairs bounded along one axis before their
-//! differences are built, the held radius, the grids and the edge walks), must not
-//! change the answer: a traced query, which takes none of them, is the reference.
+//! The combine step's shortcuts, taken only when no trace is recorded (the deepest
+//! pair's own exit when no other difference holds it, edges queued as the search's
+//! reach comes to them, ring pairs bounded along one axis before their differences are
+//! built, the held radius, the grids and the edge walks), must not change the answer: a
+//! traced query, which takes none of them, is the reference.
 
 use collision_lab::geometry::families::{Family, SplitMix64};
 use collision_lab::geometry::{Polygon, Shape};

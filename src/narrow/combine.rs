@@ -83,7 +83,10 @@ mod event;
 use event::{Event, What};
 
 mod primitives;
-use primitives::{clip_line, crossings, ray_interval, reduce_to_two, slab_across, take_in, EVERYWHERE};
+use primitives::{
+    clip_line, crossings, nearest_on_segment, on_arc, only_diagonals, ray_interval, reduce_to_two, segment_distance,
+    slab_across, take_in, EVERYWHERE,
+};
 
 /// One piece pair's Minkowski difference, built because its box came within reach.
 #[derive(Clone, Copy, Debug)]
@@ -234,6 +237,11 @@ pub(super) struct CombineScratch {
     clip_buffer: Vec<Vec2>,
     /// Candidates found held so far (`coverage::COVER_MIN_HELD_TESTS`).
     held_tests: usize,
+    /// The pairs of the small union (`shortcut::small_union_exit`), in (A, B) order.
+    members: Vec<(usize, usize, super::PairPenetration)>,
+    /// The least distance from the origin of an edge made only of diagonals that the
+    /// search came to (`queue_edges`; only its ends are candidates).
+    nearest_diagonal: f32,
 }
 
 /// From this many open differences on, the grids list the differences and the active
@@ -279,6 +287,7 @@ impl CombineScratch {
         self.cover.clear();
         self.raised_least = false;
         self.held_tests = 0;
+        self.nearest_diagonal = f32::INFINITY;
     }
 
     pub(super) fn release_if_huge(&mut self) {
@@ -297,6 +306,7 @@ impl CombineScratch {
 }
 
 /// Where the search gets lower bounds on the piece pairs' distances from.
+#[derive(Clone, Copy)]
 enum PieceBoxes<'a> {
     /// Every piece's box in A's frame (`CompoundScratch::boxes_in_a`), compared pair by
     /// pair.
@@ -352,7 +362,7 @@ impl Bodies<'_> {
 /// gathers contact points along its direction.
 pub(super) fn combine<'a>(
     q: &ShapeQuery<'a>,
-    work: Work,
+    mut work: Work,
     trace: &mut Option<&mut Trace>,
     scratch: &mut CompoundScratch,
 ) -> Contact {
@@ -381,7 +391,7 @@ pub(super) fn combine<'a>(
         combine: s,
         found: _,
     } = scratch;
-    let Some(&(_, _, deepest)) = hits.iter().max_by(|x, y| x.2.depth.total_cmp(&y.2.depth)) else {
+    let Some(&(deepest_a, deepest_b, deepest)) = hits.iter().max_by(|x, y| x.2.depth.total_cmp(&y.2.depth)) else {
         return Contact::separated(work);
     };
     s.clear();
@@ -410,31 +420,98 @@ pub(super) fn combine<'a>(
         gap_margin,
         rotation_a: q.pose_a.rotation,
     };
-    hull.prepared_a.reset(a.piece_count());
-    hull.prepared_b.reset(b.piece_count());
-    let Some(winner) = s.nearest_boundary_point(&bodies, hull, first_reach, trace) else {
-        // Unreachable for finite input (the union's farthest vertex is on its boundary);
-        // NaN coordinates end here.
-        return Contact::separated(work);
+    // The deepest pair's own way out when nothing else is in its way, or the nearest
+    // way out of a few differences' union (`shortcut.rs`), else the search over all of
+    // them; either way the point of A − B's boundary nearest the origin.
+    let shortcut = if s.skip_held {
+        shortcut::deepest_exit(&bodies, (deepest_a, deepest_b), &mut s.columns, &mut work)
+    } else {
+        Err(None)
     };
-    let c = s.candidates[winner];
-    let depth = c.point.length();
+    let found = match shortcut {
+        Ok(exit) => Found::Exit(exit),
+        Err(Some(blocked)) => match shortcut::small_union_exit(s, &bodies, hull, blocked, first_reach, &mut work) {
+            Some(w) => Found::SmallUnion(w),
+            None => Found::Search,
+        },
+        Err(None) => Found::Search,
+    };
+    let winner = match found {
+        Found::Exit(_) => None,
+        Found::SmallUnion(w) => Some(w),
+        Found::Search => {
+            s.clear();
+            s.skip_held = trace.is_none();
+            hull.prepared_a.reset(a.piece_count());
+            hull.prepared_b.reset(b.piece_count());
+            let Some(w) = s.nearest_boundary_point(&bodies, hull, first_reach, trace) else {
+                // Unreachable for finite input (the union's farthest vertex is on its
+                // boundary); NaN coordinates end here.
+                return Contact::separated(work);
+            };
+            Some(w)
+        }
+    };
+    let (depth, normal_in_a) = match (found, winner) {
+        (Found::Exit(exit), _) => (exit.depth, exit.normal),
+        (_, Some(w)) => {
+            let c = s.candidates[w];
+            let depth = c.point.length();
+            let normal_in_a = if c.normal != Vec2::ZERO {
+                c.normal
+            } else if depth > tol {
+                c.point / depth
+            } else {
+                // Touching counted as intersecting: the point has no direction of its own.
+                q.pose_a.rotation.apply_inv(deepest.normal)
+            };
+            (depth, normal_in_a)
+        }
+        (_, None) => return Contact::separated(work),
+    };
     if !config.is_penetrating(depth, scale) {
         return Contact::separated(work);
     }
-    let normal_in_a = if c.normal != Vec2::ZERO {
-        c.normal
-    } else if depth > tol {
-        c.point / depth
-    } else {
-        // Touching counted as intersecting: the point has no direction of its own.
-        q.pose_a.rotation.apply_inv(deepest.normal)
-    };
     let normal = q.pose_a.rotation.apply(normal_in_a);
     // Contact points: clip every piece pair whose difference holds the origin along the
     // chosen normal, each with its own depth along it, and keep the deepest point and the
     // point farthest from it (a two-point manifold spans the contact).
     points.clear();
+    let mut clip = |interval: Option<(f32, f32)>, k: usize, l: usize| {
+        if let Some((s_in, s_out)) = interval {
+            if s_in < -tol && s_out > tol {
+                let pts = contact_points(&q.piece(k, l), normal, s_out, trace);
+                points.extend_from_slice(pts.as_slice());
+            }
+        }
+    };
+    if !matches!(found, Found::Search) {
+        // Not every difference that holds the origin is open. They are the overlapping
+        // pairs', and those of the pairs found apart by no more than the rounding of the
+        // world frame the piece loop measured in (far from the world's origin a pair can
+        // be apart there and overlap in A's frame). The exit's own line leaves its
+        // difference at the exit, having entered at least as far behind.
+        let exit_pair = match found {
+            Found::Exit(exit) => Some(exit.pair),
+            _ => None,
+        };
+        let near_apart = bodies
+            .apart
+            .iter()
+            .filter(|p| p.2 - gap_margin <= tol)
+            .map(|p| (p.0 as usize, p.1 as usize));
+        let mut planes = std::mem::take(&mut s.planes);
+        for (k, l) in bodies.hits.iter().map(|h| (h.0, h.1)).chain(near_apart) {
+            let interval = if Some((k, l)) == exit_pair {
+                Some((-depth, depth))
+            } else {
+                shortcut::ray_interval_of_pair(&bodies, (k, l), normal_in_a, &mut planes, &mut work)
+            };
+            clip(interval, k, l);
+        }
+        s.planes = planes;
+        s.diffs.clear();
+    }
     for d in &s.diffs {
         // A difference holds the origin only if its box does: most boxes do not.
         if !d.bounds.contains(Vec2::ZERO) {
@@ -452,16 +529,22 @@ pub(super) fn combine<'a>(
         } else {
             ray_interval(run(&s.core, d.core), d.radius, normal_in_a)
         };
-        let Some((s_in, s_out)) = interval else {
-            continue;
-        };
-        if s_in < -tol && s_out > tol {
-            let pts = contact_points(&q.piece(d.piece_a, d.piece_b), normal, s_out, trace);
-            points.extend_from_slice(pts.as_slice());
-        }
+        clip(interval, d.piece_a, d.piece_b);
     }
     let points = reduce_to_two(points);
     Contact::penetrating(normal, depth, points, work)
+}
+
+/// How the combine step found its answer.
+#[derive(Clone, Copy, Debug)]
+enum Found {
+    /// The deepest pair's own exit (`shortcut::deepest_exit`).
+    Exit(shortcut::Exit),
+    /// This candidate of the search run on a few differences
+    /// (`shortcut::small_union_exit`).
+    SmallUnion(usize),
+    /// The search over all differences.
+    Search,
 }
 
 /// The vertices of a stored run.
@@ -503,48 +586,12 @@ fn union_of(boxes: &[Aabb]) -> Aabb {
         .unwrap_or(Aabb::new(Vec2::ZERO, Vec2::ZERO))
 }
 
-/// The point of segment p0–p1 nearest the origin, and its parameter along the segment.
-fn nearest_on_segment(p0: Vec2, p1: Vec2) -> (Vec2, f32) {
-    let e = p1 - p0;
-    let len2 = e.length_squared();
-    if len2 <= 0.0 {
-        return (p0, 0.0);
-    }
-    let t = (-p0.dot(e) / len2).clamp(0.0, 1.0);
-    (p0 + e * t, t)
-}
-
-/// Distance from `p` to segment p0–p1.
-fn segment_distance(p: Vec2, p0: Vec2, p1: Vec2) -> f32 {
-    nearest_on_segment(p0 - p, p1 - p).0.length()
-}
-
-/// Are the edges of a piece from vertex `from` counter-clockwise to vertex `to` all
-/// diagonals (`diagonals` per edge; empty for a piece without any)? True when there are
-/// none in between (the difference's edge took no edge of this piece).
-fn only_diagonals(diagonals: &[bool], count: usize, from: usize, to: usize) -> bool {
-    let mut k = from;
-    while k != to {
-        if !diagonals.get(k).copied().unwrap_or(false) {
-            return false;
-        }
-        // The next vertex without a division (a remainder costs tens of cycles).
-        k = if k + 1 >= count { 0 } else { k + 1 };
-    }
-    true
-}
-
-/// Is `dir` (unit) on the arc from `from` counter-clockwise to `to`? Arcs span at most a
-/// half turn (a convex corner's outward normals, or a segment's end).
-fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
-    full || (cross(from, dir) >= 0.0 && cross(dir, to) >= 0.0)
-}
-
 mod cover;
 mod coverage;
 mod open;
 mod radial;
 mod search;
+mod shortcut;
 mod widen;
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! through a rounded hull, the two deepest of a set of contact points, and the thin
 //! strip holding a difference.
 
-use super::{on_arc, Feature};
+use super::Feature;
 use crate::math::{cross, right_perp, Vec2};
 use crate::narrow::contact::{ContactPoint, ContactPoints};
 
@@ -125,25 +125,51 @@ pub(super) fn circle_circle(c0: Vec2, r0: f32, c1: Vec2, r1: f32) -> [Option<Vec
     [Some(base + side), Some(base - side)]
 }
 
-/// The deepest point, and the point farthest from it.
+/// The deepest point and the point farthest from it, in the order of their feature ids.
+///
+/// Depths and distances that differ by rounding alone (a relative 1e-5) count as tied,
+/// and a tie goes to the lower id: the candidates' depths come from the clipping of each
+/// piece pair along the normal, whose last bits depend on how the pair's difference was
+/// found (built by the search, or read from SAT's faces by `shortcut.rs`), and a flat
+/// contact offers several points at the same depth. Without the band the two paths
+/// picked different points of a flat contact.
 pub(super) fn reduce_to_two(candidates: &[ContactPoint]) -> ContactPoints {
     let mut out = ContactPoints::EMPTY;
+    let tied = |x: f32, best: f32| x >= best - 1e-5 * best.abs();
+    let Some(deepest) = candidates.iter().map(|p| p.depth).reduce(f32::max) else {
+        return out;
+    };
     let Some(first) = candidates
         .iter()
         .copied()
-        .reduce(|p, q| if q.depth > p.depth { q } else { p })
+        .filter(|p| tied(p.depth, deepest) || deepest.is_nan())
+        .min_by_key(|p| p.id.0)
     else {
         return out;
     };
-    out.push(first);
+    let distance2 = |p: &ContactPoint| (p.point - first.point).length_squared();
+    let farthest = candidates.iter().map(distance2).fold(0.0f32, f32::max);
     let second = candidates
         .iter()
         .copied()
-        .map(|p| ((p.point - first.point).length_squared(), p))
-        .filter(|(d2, _)| *d2 > 1e-12)
-        .reduce(|x, y| if y.0 > x.0 { y } else { x });
-    if let Some((_, p)) = second {
-        out.push(p);
+        .filter(|p| distance2(p) > 1e-12 && tied(distance2(p), farthest))
+        .min_by_key(|p| p.id.0);
+    match second {
+        // In the order of their feature ids, not deepest first: the solver takes a
+        // constraint's points one after the other, and an order that follows whichever
+        // end is deeper this step flips with a rocking body and feeds the rocking. A
+        // hexagon lying across two teeth of a comb (the default scene) swapped its two
+        // points every other step and rocked for ever at 5 cm/s; in a stable order it
+        // comes to rest.
+        Some(p) if p.id.0 < first.id.0 => {
+            out.push(p);
+            out.push(first);
+        }
+        Some(p) => {
+            out.push(first);
+            out.push(p);
+        }
+        None => out.push(first),
     }
     out
 }
@@ -277,4 +303,41 @@ pub(super) fn take_in(b: &mut crate::bounds::Aabb, p: Vec2) {
     if p.y > b.max.y {
         b.max.y = p.y;
     }
+}
+
+/// The point of segment p0–p1 nearest the origin, and its parameter along the segment.
+pub(super) fn nearest_on_segment(p0: Vec2, p1: Vec2) -> (Vec2, f32) {
+    let e = p1 - p0;
+    let len2 = e.length_squared();
+    if len2 <= 0.0 {
+        return (p0, 0.0);
+    }
+    let t = (-p0.dot(e) / len2).clamp(0.0, 1.0);
+    (p0 + e * t, t)
+}
+
+/// Distance from `p` to segment p0–p1.
+pub(super) fn segment_distance(p: Vec2, p0: Vec2, p1: Vec2) -> f32 {
+    nearest_on_segment(p0 - p, p1 - p).0.length()
+}
+
+/// Are the edges of a piece from vertex `from` counter-clockwise to vertex `to` all
+/// diagonals (`diagonals` per edge; empty for a piece without any)? True when there are
+/// none in between (the difference's edge took no edge of this piece).
+pub(super) fn only_diagonals(diagonals: &[bool], count: usize, from: usize, to: usize) -> bool {
+    let mut k = from;
+    while k != to {
+        if !diagonals.get(k).copied().unwrap_or(false) {
+            return false;
+        }
+        // The next vertex without a division (a remainder costs tens of cycles).
+        k = if k + 1 >= count { 0 } else { k + 1 };
+    }
+    true
+}
+
+/// Is `dir` (unit) on the arc from `from` counter-clockwise to `to`? Arcs span at most a
+/// half turn (a convex corner's outward normals, or a segment's end).
+pub(super) fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
+    full || (cross(from, dir) >= 0.0 && cross(dir, to) >= 0.0)
 }

@@ -324,6 +324,9 @@ impl CombineScratch {
             let diagonal = only_diagonals(diagonals_a, count_a, from.0 as usize, to.0 as usize)
                 && only_diagonals(diagonals_b, count_b, from.1 as usize, to.1 as usize);
             if diagonal {
+                // The small union (`shortcut.rs`) must know how near the origin such an
+                // edge comes: beyond its inner points lies a difference it has not opened.
+                self.nearest_diagonal = self.nearest_diagonal.min(nearest_on_segment(p0, p1).0.length());
                 self.push_candidate(p0, Vec2::ZERO, Kind::Vertex, diff);
                 if radius > 0.0 {
                     self.push_candidate(p1, Vec2::ZERO, Kind::Vertex, diff);

@@ -282,3 +282,31 @@ fn the_covered_stretch_of_an_edge_is_held_point_by_point() {
     }
     assert!(walked > 40, "{walked}");
 }
+
+/// Regression: the two points of a non-convex pair came deepest first, so a hexagon
+/// lying across two teeth of a comb swapped them whenever its other end sank deeper,
+/// and the solver, which takes them in order, kept it rocking at 5 cm/s.
+#[test]
+fn regression_two_contact_points_keep_their_order_whichever_is_deeper() {
+    use crate::narrow::contact::{ContactId, ContactPoint};
+    let point = |x: f32, depth: f32, id: u64| ContactPoint {
+        point: Vec2::new(x, 0.0),
+        depth,
+        id: ContactId(id),
+    };
+    let ids = |depth_left: f32, depth_right: f32| {
+        let candidates = [
+            point(-1.0, depth_left, 7),
+            point(1.0, depth_right, 3),
+            point(0.0, 0.001, 5),
+        ];
+        reduce_to_two(&candidates)
+            .as_slice()
+            .iter()
+            .map(|p| p.id.0)
+            .collect::<Vec<_>>()
+    };
+    // The ends are kept (the deepest and the farthest from it), in id order.
+    assert_eq!(ids(0.005, 0.004), [3, 7]);
+    assert_eq!(ids(0.004, 0.005), [3, 7]);
+}
