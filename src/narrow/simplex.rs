@@ -66,6 +66,13 @@ pub(super) struct WorkingSimplex {
 }
 
 impl WorkingSimplex {
+    /// No vertex: a place for GJK to leave its final simplex in (`gjk::gjk_until`).
+    pub(super) const EMPTY: WorkingSimplex = WorkingSimplex {
+        vertices: [EMPTY_SUPPORT; 3],
+        weights: [0.0; 3],
+        len: 0,
+    };
+
     pub(super) fn single(w: SupportPoint) -> Self {
         WorkingSimplex {
             vertices: [w, EMPTY_SUPPORT, EMPTY_SUPPORT],
@@ -99,11 +106,21 @@ impl WorkingSimplex {
             .any(|v| v.index_a == w.index_a && v.index_b == w.index_b)
     }
 
+    /// Adds `w` after the vertices (a full simplex is left as it is). Until the solve is
+    /// applied ([`WorkingSimplex::apply`]), [`WorkingSimplex::pop`] takes it out again and
+    /// leaves the simplex exactly as before: the other vertices and weights are not touched.
+    #[inline]
     pub(super) fn push(&mut self, w: SupportPoint) {
         if self.len < 3 {
             self.vertices[self.len] = w;
             self.len += 1;
         }
+    }
+
+    /// Takes out the vertex [`WorkingSimplex::push`] added last.
+    #[inline]
+    pub(super) fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
     }
 
     pub(super) fn to_simplex(self) -> Simplex {
@@ -112,7 +129,8 @@ impl WorkingSimplex {
 
     /// Keeps only the vertices listed, with their weights (in that order; the indices
     /// increase, as every Voronoi region lists them).
-    pub(super) fn keep(&mut self, kept: &[(usize, f32)]) {
+    #[inline]
+    fn keep(&mut self, kept: &[(usize, f32)]) {
         // In place: with increasing indices, vertex i (at least `slot`) is read before
         // anything is written past `slot`, so no copy of the old vertices is needed (it
         // was a 120-byte copy on every solve of GJK's loop).
@@ -126,34 +144,56 @@ impl WorkingSimplex {
         self.len = kept.len();
     }
 
-    /// Finds the point of the simplex closest to the origin and drops the vertices it does
-    /// not need.
-    pub(super) fn solve(&mut self) {
+    /// The point of the simplex closest to the origin, as the vertices it needs with their
+    /// weights, found without changing the simplex: GJK looks
+    /// at the new closest point ([`WorkingSimplex::closest_of`]) before it decides to keep
+    /// the step ([`WorkingSimplex::apply`]) or go back ([`WorkingSimplex::pop`]), and so
+    /// needs no copy of the simplex to go back to (a 144-byte copy on every step).
+    #[inline]
+    pub(super) fn solved(&self) -> Solved {
         match self.len {
-            2 => self.solve_segment(),
+            2 => self.solve_segment(0, 1),
             3 => self.solve_triangle(),
-            _ => self.weights[0] = 1.0,
+            1 => Solved::vertex(0),
+            _ => Solved::NOTHING,
         }
     }
 
-    /// Segment [w0, w1], Ericson 5.1.2 with unnormalised barycentric coordinates:
-    /// with e = w1 − w0 the closest point is w0 + t·e, t = −w0·e / e·e. The weight of w0 is
-    /// u = w1·e (= e·e·(1 − t)), the weight of w1 is v = −w0·e (= e·e·t); both are
+    /// Σ λᵢ wᵢ over what `solved` keeps: the same sum, in the same order, as
+    /// [`WorkingSimplex::closest`] after [`WorkingSimplex::apply`], so the same bits.
+    #[inline]
+    pub(super) fn closest_of(&self, solved: &Solved) -> Vec2 {
+        solved
+            .as_slice()
+            .iter()
+            .fold(Vec2::ZERO, |s, &(i, weight)| s + self.vertices[i].point * weight)
+    }
+
+    /// Keeps what `solved` (from [`WorkingSimplex::solved`] on this simplex) keeps.
+    #[inline]
+    pub(super) fn apply(&mut self, solved: &Solved) {
+        self.keep(solved.as_slice());
+    }
+
+    /// Segment [wi, wj], Ericson 5.1.2 with unnormalised barycentric coordinates:
+    /// with e = wj − wi the closest point is wi + t·e, t = −wi·e / e·e. The weight of wi is
+    /// u = wj·e (= e·e·(1 − t)), the weight of wj is v = −wi·e (= e·e·t); both are
     /// positive exactly in the edge's Voronoi region, and dividing by u + v (a sum of
     /// positives) cannot cancel.
-    pub(super) fn solve_segment(&mut self) {
-        let w0 = self.vertices[0].point;
-        let w1 = self.vertices[1].point;
+    #[inline]
+    fn solve_segment(&self, i: usize, j: usize) -> Solved {
+        let w0 = self.vertices[i].point;
+        let w1 = self.vertices[j].point;
         let e = w1 - w0;
         let u = w1.dot(e);
         let v = -w0.dot(e);
         if v <= 0.0 {
-            self.keep(&[(0, 1.0)]);
+            Solved::vertex(i)
         } else if u <= 0.0 {
-            self.keep(&[(1, 1.0)]);
+            Solved::vertex(j)
         } else {
             let inv = 1.0 / (u + v);
-            self.keep(&[(0, u * inv), (1, v * inv)]);
+            Solved::edge((i, u * inv), (j, v * inv))
         }
     }
 
@@ -170,7 +210,7 @@ impl WorkingSimplex {
     /// ```
     /// A flat triangle gives zero area weights, so it always lands in a vertex or edge
     /// region; a final guard handles a sum that rounding left non-positive.
-    pub(super) fn solve_triangle(&mut self) {
+    fn solve_triangle(&self) -> Solved {
         let [w0, w1, w2] = [self.vertices[0].point, self.vertices[1].point, self.vertices[2].point];
         let edge = |p: Vec2, q: Vec2| {
             let e = q - p;
@@ -192,49 +232,99 @@ impl WorkingSimplex {
         let a2 = s * cross(w0, w1);
 
         if v01 <= 0.0 && v02 <= 0.0 {
-            self.keep(&[(0, 1.0)]);
+            Solved::vertex(0)
         } else if u01 <= 0.0 && v12 <= 0.0 {
-            self.keep(&[(1, 1.0)]);
+            Solved::vertex(1)
         } else if u02 <= 0.0 && u12 <= 0.0 {
-            self.keep(&[(2, 1.0)]);
+            Solved::vertex(2)
         } else if u01 > 0.0 && v01 > 0.0 && a2 <= 0.0 {
             let inv = 1.0 / (u01 + v01);
-            self.keep(&[(0, u01 * inv), (1, v01 * inv)]);
+            Solved::edge((0, u01 * inv), (1, v01 * inv))
         } else if u12 > 0.0 && v12 > 0.0 && a0 <= 0.0 {
             let inv = 1.0 / (u12 + v12);
-            self.keep(&[(1, u12 * inv), (2, v12 * inv)]);
+            Solved::edge((1, u12 * inv), (2, v12 * inv))
         } else if u02 > 0.0 && v02 > 0.0 && a1 <= 0.0 {
             let inv = 1.0 / (u02 + v02);
-            self.keep(&[(0, u02 * inv), (2, v02 * inv)]);
+            Solved::edge((0, u02 * inv), (2, v02 * inv))
         } else {
             let sum = a0 + a1 + a2;
             if sum > 0.0 && a0 >= 0.0 && a1 >= 0.0 && a2 >= 0.0 {
                 let inv = 1.0 / sum;
-                self.weights = [a0 * inv, a1 * inv, a2 * inv];
+                Solved {
+                    kept: [(0, a0 * inv), (1, a1 * inv), (2, a2 * inv)],
+                    len: 3,
+                }
             } else {
                 // Only reachable through NaN or rounding on a sliver: fall back to the best
                 // of the three edges, each solved on its own.
-                let mut best: Option<(f32, WorkingSimplex)> = None;
+                let mut best: Option<(f32, Solved)> = None;
                 for (i, j) in [(0, 1), (1, 2), (0, 2)] {
-                    let mut edge = *self;
-                    edge.keep(&[(i, 0.5), (j, 0.5)]);
-                    edge.solve_segment();
-                    let d = edge.closest().length_squared();
+                    let edge = self.solve_segment(i, j);
+                    let d = self.closest_of(&edge).length_squared();
                     if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
                         best = Some((d, edge));
                     }
                 }
-                if let Some((_, edge)) = best {
-                    *self = edge;
-                }
+                best.map_or(Solved::NOTHING, |(_, edge)| edge)
             }
         }
+    }
+}
+
+/// What a solve of a [`WorkingSimplex`] keeps: up to three of its vertices, by index in
+/// increasing order, each with its barycentric weight.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Solved {
+    kept: [(usize, f32); 3],
+    len: usize,
+}
+
+impl Solved {
+    /// Keeps nothing (the solve of an empty simplex).
+    const NOTHING: Solved = Solved {
+        kept: [(0, 0.0); 3],
+        len: 0,
+    };
+
+    /// Keeps vertex `i` alone.
+    #[inline]
+    fn vertex(i: usize) -> Solved {
+        Solved {
+            kept: [(i, 1.0), (0, 0.0), (0, 0.0)],
+            len: 1,
+        }
+    }
+
+    /// Keeps two vertices, `first` before `second`.
+    #[inline]
+    fn edge(first: (usize, f32), second: (usize, f32)) -> Solved {
+        Solved {
+            kept: [first, second, (0, 0.0)],
+            len: 2,
+        }
+    }
+
+    /// Number of vertices kept.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[(usize, f32)] {
+        &self.kept[..self.len.min(3)]
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Solves `s` and keeps what the solve keeps.
+    fn solve(s: &mut WorkingSimplex) {
+        let solved = s.solved();
+        s.apply(&solved);
+    }
 
     #[test]
     fn segment_solver_picks_the_right_region() {
@@ -248,13 +338,13 @@ mod tests {
         // Origin projects inside the segment from (-1, 1) to (1, 1): closest (0, 1).
         let mut s = WorkingSimplex::single(sp(-1.0, 1.0, 0));
         s.push(sp(1.0, 1.0, 1));
-        s.solve();
+        solve(&mut s);
         assert_eq!(s.len, 2);
         assert!((s.closest() - Vec2::new(0.0, 1.0)).length() < 1e-6);
         // Origin beyond the w1 end: only w1 is kept.
         let mut s = WorkingSimplex::single(sp(-2.0, 1.0, 0));
         s.push(sp(-1.0, 1.0, 1));
-        s.solve();
+        solve(&mut s);
         assert_eq!(s.len, 1);
         assert_eq!(s.vertices[0].index_a, 1);
     }
@@ -272,14 +362,14 @@ mod tests {
         let mut s = WorkingSimplex::single(sp(0.0, 1.0, 0));
         s.push(sp(1.0, -1.0, 1));
         s.push(sp(-1.0, -1.0, 2));
-        s.solve();
+        solve(&mut s);
         assert_eq!(s.len, 3);
         assert!(s.closest().length() < 1e-6);
         // Collinear points: never "inside", never NaN.
         let mut s = WorkingSimplex::single(sp(-1.0, 1.0, 0));
         s.push(sp(1.0, 1.0, 1));
         s.push(sp(0.0, 1.0, 2));
-        s.solve();
+        solve(&mut s);
         assert!(s.len < 3);
         assert!((s.closest() - Vec2::new(0.0, 1.0)).length() < 1e-6);
     }
