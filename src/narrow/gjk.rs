@@ -118,7 +118,7 @@ impl GjkInput<'_> {
     /// The scale ([`GjkInput::scale`]) and GJK's first support point: `start`'s when
     /// given, else the support along the first search direction
     /// ([`GjkInput::initial_direction`]).
-    #[inline]
+    #[inline(always)]
     fn prepare(&self, config: &NarrowConfig, start: Option<GjkStart>, work: &mut Work) -> (f32, SupportPoint) {
         let (a, b) = (ViewSummary::of(&self.a), ViewSummary::of(&self.b));
         let scale = scale_of(&a, &self.pose_a, &b, &self.pose_b);
@@ -398,7 +398,7 @@ fn gjk_run<R: GjkRecorder>(
     let contains_tol = CONTAINS_ORIGIN_ULPS * f32::EPSILON * scale;
     let progress_tol = config.gjk_epsilon * scale;
 
-    *simplex = WorkingSimplex::single(first);
+    simplex.start(first);
     // The solved simplex's point nearest the origin, carried from the step that solved it.
     let mut closest = simplex.closest();
     let mut iterations: u32 = 0;

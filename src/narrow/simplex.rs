@@ -73,12 +73,13 @@ impl WorkingSimplex {
         len: 0,
     };
 
-    pub(super) fn single(w: SupportPoint) -> Self {
-        WorkingSimplex {
-            vertices: [w, EMPTY_SUPPORT, EMPTY_SUPPORT],
-            weights: [1.0, 0.0, 0.0],
-            len: 1,
-        }
+    /// Starts over from the one point `w`. Only the first slot is written: the others are
+    /// past `len` and never read.
+    #[inline]
+    pub(super) fn start(&mut self, w: SupportPoint) {
+        self.vertices[0] = w;
+        self.weights[0] = 1.0;
+        self.len = 1;
     }
 
     pub(super) fn as_slice(&self) -> &[SupportPoint] {
@@ -127,23 +128,6 @@ impl WorkingSimplex {
         Simplex::from_points(self.as_slice())
     }
 
-    /// Keeps only the vertices listed, with their weights (in that order; the indices
-    /// increase, as every Voronoi region lists them).
-    #[inline]
-    fn keep(&mut self, kept: &[(usize, f32)]) {
-        // In place: with increasing indices, vertex i (at least `slot`) is read before
-        // anything is written past `slot`, so no copy of the old vertices is needed (it
-        // was a 120-byte copy on every solve of GJK's loop).
-        for (slot, &(i, weight)) in kept.iter().enumerate() {
-            debug_assert!(i >= slot && kept[..slot].iter().all(|&(j, _)| j < i));
-            if i != slot {
-                self.vertices[slot] = self.vertices[i];
-            }
-            self.weights[slot] = weight;
-        }
-        self.len = kept.len();
-    }
-
     /// The point of the simplex closest to the origin, as the vertices it needs with their
     /// weights, found without changing the simplex: GJK looks
     /// at the new closest point ([`WorkingSimplex::closest_of`]) before it decides to keep
@@ -154,25 +138,57 @@ impl WorkingSimplex {
         match self.len {
             2 => self.solve_segment(0, 1),
             3 => self.solve_triangle(),
-            1 => Solved::vertex(0),
-            _ => Solved::NOTHING,
+            1 => Solved::Vertex(0),
+            _ => Solved::Nothing,
         }
     }
 
     /// Σ λᵢ wᵢ over what `solved` keeps: the same sum, in the same order, as
     /// [`WorkingSimplex::closest`] after [`WorkingSimplex::apply`], so the same bits.
-    #[inline]
+    // Always inlined: as a call from GJK's loop (after every solve) it was a third of its
+    // own instructions.
+    #[inline(always)]
     pub(super) fn closest_of(&self, solved: &Solved) -> Vec2 {
-        solved
-            .as_slice()
-            .iter()
-            .fold(Vec2::ZERO, |s, &(i, weight)| s + self.vertices[i].point * weight)
+        let point = |i: usize| self.vertices[i].point;
+        match *solved {
+            Solved::Nothing => Vec2::ZERO,
+            Solved::Vertex(i) => Vec2::ZERO + point(i) * 1.0,
+            Solved::Edge((i, weight_i), (j, weight_j)) => Vec2::ZERO + point(i) * weight_i + point(j) * weight_j,
+            Solved::Inside([w0, w1, w2]) => Vec2::ZERO + point(0) * w0 + point(1) * w1 + point(2) * w2,
+        }
     }
 
-    /// Keeps what `solved` (from [`WorkingSimplex::solved`] on this simplex) keeps.
+    /// Keeps what `solved` (from [`WorkingSimplex::solved`] on this simplex) keeps, with
+    /// its weights, in place: the kept indices increase, so a vertex is read before its
+    /// slot can be written (a copy of the old vertices was 120 bytes on every solve).
     #[inline]
     pub(super) fn apply(&mut self, solved: &Solved) {
-        self.keep(solved.as_slice());
+        match *solved {
+            Solved::Nothing => self.len = 0,
+            Solved::Vertex(i) => {
+                if i != 0 {
+                    self.vertices[0] = self.vertices[i];
+                }
+                self.weights[0] = 1.0;
+                self.len = 1;
+            }
+            Solved::Edge((i, weight_i), (j, weight_j)) => {
+                debug_assert!(i < j);
+                if i != 0 {
+                    self.vertices[0] = self.vertices[i];
+                }
+                if j != 1 {
+                    self.vertices[1] = self.vertices[j];
+                }
+                self.weights[0] = weight_i;
+                self.weights[1] = weight_j;
+                self.len = 2;
+            }
+            Solved::Inside(weights) => {
+                self.weights = weights;
+                self.len = 3;
+            }
+        }
     }
 
     /// Segment [wi, wj], Ericson 5.1.2 with unnormalised barycentric coordinates:
@@ -188,12 +204,12 @@ impl WorkingSimplex {
         let u = w1.dot(e);
         let v = -w0.dot(e);
         if v <= 0.0 {
-            Solved::vertex(i)
+            Solved::Vertex(i)
         } else if u <= 0.0 {
-            Solved::vertex(j)
+            Solved::Vertex(j)
         } else {
             let inv = 1.0 / (u + v);
-            Solved::edge((i, u * inv), (j, v * inv))
+            Solved::Edge((i, u * inv), (j, v * inv))
         }
     }
 
@@ -232,28 +248,25 @@ impl WorkingSimplex {
         let a2 = s * cross(w0, w1);
 
         if v01 <= 0.0 && v02 <= 0.0 {
-            Solved::vertex(0)
+            Solved::Vertex(0)
         } else if u01 <= 0.0 && v12 <= 0.0 {
-            Solved::vertex(1)
+            Solved::Vertex(1)
         } else if u02 <= 0.0 && u12 <= 0.0 {
-            Solved::vertex(2)
+            Solved::Vertex(2)
         } else if u01 > 0.0 && v01 > 0.0 && a2 <= 0.0 {
             let inv = 1.0 / (u01 + v01);
-            Solved::edge((0, u01 * inv), (1, v01 * inv))
+            Solved::Edge((0, u01 * inv), (1, v01 * inv))
         } else if u12 > 0.0 && v12 > 0.0 && a0 <= 0.0 {
             let inv = 1.0 / (u12 + v12);
-            Solved::edge((1, u12 * inv), (2, v12 * inv))
+            Solved::Edge((1, u12 * inv), (2, v12 * inv))
         } else if u02 > 0.0 && v02 > 0.0 && a1 <= 0.0 {
             let inv = 1.0 / (u02 + v02);
-            Solved::edge((0, u02 * inv), (2, v02 * inv))
+            Solved::Edge((0, u02 * inv), (2, v02 * inv))
         } else {
             let sum = a0 + a1 + a2;
             if sum > 0.0 && a0 >= 0.0 && a1 >= 0.0 && a2 >= 0.0 {
                 let inv = 1.0 / sum;
-                Solved {
-                    kept: [(0, a0 * inv), (1, a1 * inv), (2, a2 * inv)],
-                    len: 3,
-                }
+                Solved::Inside([a0 * inv, a1 * inv, a2 * inv])
             } else {
                 // Only reachable through NaN or rounding on a sliver: fall back to the best
                 // of the three edges, each solved on its own.
@@ -265,60 +278,49 @@ impl WorkingSimplex {
                         best = Some((d, edge));
                     }
                 }
-                best.map_or(Solved::NOTHING, |(_, edge)| edge)
+                best.map_or(Solved::Nothing, |(_, edge)| edge)
             }
         }
     }
 }
 
-/// What a solve of a [`WorkingSimplex`] keeps: up to three of its vertices, by index in
-/// increasing order, each with its barycentric weight.
+/// What a solve of a [`WorkingSimplex`] keeps: which of its vertices (by index, in
+/// increasing order), each with its barycentric weight.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Solved {
-    kept: [(usize, f32); 3],
-    len: usize,
+pub(super) enum Solved {
+    /// No vertex (the solve of an empty simplex).
+    Nothing,
+    /// One vertex, weight 1.
+    Vertex(usize),
+    /// Two vertices: the closest point lies on the edge between them.
+    Edge((usize, f32), (usize, f32)),
+    /// All three vertices of a triangle holding the origin.
+    Inside([f32; 3]),
 }
 
 impl Solved {
-    /// Keeps nothing (the solve of an empty simplex).
-    const NOTHING: Solved = Solved {
-        kept: [(0, 0.0); 3],
-        len: 0,
-    };
-
-    /// Keeps vertex `i` alone.
-    #[inline]
-    fn vertex(i: usize) -> Solved {
-        Solved {
-            kept: [(i, 1.0), (0, 0.0), (0, 0.0)],
-            len: 1,
-        }
-    }
-
-    /// Keeps two vertices, `first` before `second`.
-    #[inline]
-    fn edge(first: (usize, f32), second: (usize, f32)) -> Solved {
-        Solved {
-            kept: [first, second, (0, 0.0)],
-            len: 2,
-        }
-    }
-
     /// Number of vertices kept.
     #[inline]
     pub(super) fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline]
-    fn as_slice(&self) -> &[(usize, f32)] {
-        &self.kept[..self.len.min(3)]
+        match self {
+            Solved::Nothing => 0,
+            Solved::Vertex(_) => 1,
+            Solved::Edge(..) => 2,
+            Solved::Inside(_) => 3,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A simplex of the one point `w`.
+    fn single(w: SupportPoint) -> WorkingSimplex {
+        let mut s = WorkingSimplex::EMPTY;
+        s.start(w);
+        s
+    }
 
     /// Solves `s` and keeps what the solve keeps.
     fn solve(s: &mut WorkingSimplex) {
@@ -336,13 +338,13 @@ mod tests {
             index_b: 0,
         };
         // Origin projects inside the segment from (-1, 1) to (1, 1): closest (0, 1).
-        let mut s = WorkingSimplex::single(sp(-1.0, 1.0, 0));
+        let mut s = single(sp(-1.0, 1.0, 0));
         s.push(sp(1.0, 1.0, 1));
         solve(&mut s);
         assert_eq!(s.len, 2);
         assert!((s.closest() - Vec2::new(0.0, 1.0)).length() < 1e-6);
         // Origin beyond the w1 end: only w1 is kept.
-        let mut s = WorkingSimplex::single(sp(-2.0, 1.0, 0));
+        let mut s = single(sp(-2.0, 1.0, 0));
         s.push(sp(-1.0, 1.0, 1));
         solve(&mut s);
         assert_eq!(s.len, 1);
@@ -359,14 +361,14 @@ mod tests {
             index_b: 0,
         };
         // Clockwise on purpose: the solver must not care about winding.
-        let mut s = WorkingSimplex::single(sp(0.0, 1.0, 0));
+        let mut s = single(sp(0.0, 1.0, 0));
         s.push(sp(1.0, -1.0, 1));
         s.push(sp(-1.0, -1.0, 2));
         solve(&mut s);
         assert_eq!(s.len, 3);
         assert!(s.closest().length() < 1e-6);
         // Collinear points: never "inside", never NaN.
-        let mut s = WorkingSimplex::single(sp(-1.0, 1.0, 0));
+        let mut s = single(sp(-1.0, 1.0, 0));
         s.push(sp(1.0, 1.0, 1));
         s.push(sp(0.0, 1.0, 2));
         solve(&mut s);

@@ -2,8 +2,9 @@
 //! narrow phase's case) or into a trace ([`Traced`], the lessons' and the debug overlay's).
 //! The loop is generic over the two, so there is one source of the algorithm and the traced
 //! steps are exactly the untraced run's, while the untraced build keeps no copy of the
-//! simplex for a record and computes no closest points that nobody reads: on
-//! `examples/gjk_workload.rs` those were a fifth of GJK's instructions.
+//! simplex for a record and computes no closest points that nobody reads. With each step
+//! tried in place (`WorkingSimplex::solved`), that took GJK on `examples/gjk_workload.rs`
+//! from 1,707 to 1,344 instructions a call (callgrind), the same answers to the bit.
 
 use super::GjkStop;
 use crate::math::Vec2;
