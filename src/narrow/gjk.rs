@@ -180,8 +180,8 @@ impl GjkInput<'_> {
         let direction_in_b = self.pose_b.apply_inv_vector(-world_direction);
         let (index_a, index_b) = match near {
             Some((near_a, near_b)) => {
-                let (index_a, dots_a) = self.a.support_index_near(direction_in_a, near_a);
-                let (index_b, dots_b) = self.b.support_index_near(direction_in_b, near_b);
+                let (index_a, dots_a) = support_index_near(&self.a, direction_in_a, near_a);
+                let (index_b, dots_b) = support_index_near(&self.b, direction_in_b, near_b);
                 work.vertices_scanned += dots_a + dots_b;
                 (index_a, index_b)
             }
@@ -218,6 +218,29 @@ impl GjkInput<'_> {
             .or_else(|| (b.world_mean(&self.pose_b) - a.world_mean(&self.pose_a)).try_normalize())
             .unwrap_or(Vec2::X)
     }
+}
+
+/// Views below this many vertices take [`ConvexView::support_index_near`] inlined into
+/// GJK's and EPA's loops; larger ones through a call ([`support_index_near_large`]).
+const SUPPORT_INLINE_MAX_VERTICES: usize = 7;
+
+/// [`ConvexView::support_index_near`] (the same function, so the same vertex), inlined
+/// only for small views: the four-lane scan and the climb of large views, inlined, put
+/// their loop set-up (counts, pointers, lanes) at the top of GJK's loop, paid on every
+/// call while most decomposition pieces have fewer than eight vertices.
+#[inline(always)]
+fn support_index_near(view: &ConvexView, local_direction: Vec2, start: usize) -> (usize, u32) {
+    if view.vertices.len() <= SUPPORT_INLINE_MAX_VERTICES {
+        view.support_index_near(local_direction, start)
+    } else {
+        support_index_near_large(view, local_direction, start)
+    }
+}
+
+/// [`support_index_near`] on views of more than [`SUPPORT_INLINE_MAX_VERTICES`] vertices.
+#[inline(never)]
+fn support_index_near_large(view: &ConvexView, local_direction: Vec2, start: usize) -> (usize, u32) {
+    view.support_index_near(local_direction, start)
 }
 
 /// A first support point for GJK that the caller found already: `index_a` is the vertex
