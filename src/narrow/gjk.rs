@@ -28,6 +28,7 @@
 //! into each shape's local frame and the vertex back out.
 
 mod record;
+mod stop;
 
 use super::contact::Work;
 use super::simplex::{Simplex, WorkingSimplex};
@@ -36,6 +37,7 @@ use super::NarrowConfig;
 use crate::geometry::{ConvexView, VertexSummary};
 use crate::math::{cross, right_perp, Pose, Vec2};
 use record::{GjkRecorder, GjkStepAt, Traced, Untraced};
+pub(super) use stop::GjkStop;
 
 /// Two convex cores with their poses (radii are ignored by GJK itself).
 #[derive(Clone, Copy, Debug)]
@@ -323,58 +325,6 @@ pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut
     let mut simplex = WorkingSimplex::EMPTY;
     let stop = gjk_until(input, config, None, &mut simplex, work, trace, |_, _| false);
     stop.output(&simplex)
-}
-
-/// How a run of GJK ([`gjk_until`]) ended. The final simplex is the caller's; the closest
-/// points on A and B, which only [`gjk`]'s output and the trace show, are left to be
-/// computed from it ([`GjkStop::output`]).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct GjkStop {
-    /// Why it stopped.
-    pub(super) termination: GjkTermination,
-    /// Iterations run (support queries after the first).
-    pub(super) iterations: u32,
-    /// The final simplex's point closest to the origin (`WorkingSimplex::closest`).
-    closest: Vec2,
-    /// GJK's lower bound on the distance when `apart_enough` stopped it.
-    apart_lower_bound: Option<f32>,
-    /// The length the tolerances were relative to ([`GjkInput::scale`]).
-    pub(super) scale: f32,
-}
-
-impl GjkStop {
-    /// The distance between the cores: 0 when they touch or overlap, a lower bound when
-    /// `apart_enough` stopped GJK early ([`GjkOutput::distance`]).
-    pub(super) fn distance(&self) -> f32 {
-        match (self.apart_lower_bound, self.termination) {
-            (Some(lower_bound), _) => lower_bound,
-            (None, GjkTermination::ContainsOrigin) => 0.0,
-            (None, _) => self.closest.length(),
-        }
-    }
-
-    /// The unit normal from A towards B for apart cores ([`GjkOutput::normal`]) from the
-    /// final `simplex`; zero when they touch or overlap.
-    pub(super) fn normal(&self, simplex: &WorkingSimplex) -> Vec2 {
-        if self.apart_lower_bound.is_none() && self.termination == GjkTermination::ContainsOrigin {
-            return Vec2::ZERO;
-        }
-        separation_normal(simplex, self.closest)
-    }
-
-    /// [`gjk`]'s answer from the final `simplex`.
-    fn output(&self, simplex: &WorkingSimplex) -> GjkOutput {
-        let (point_a, point_b) = simplex.witness_points();
-        GjkOutput {
-            distance: self.distance(),
-            point_a,
-            point_b,
-            normal: self.normal(simplex),
-            simplex: simplex.to_simplex(),
-            termination: self.termination,
-            iterations: self.iterations,
-        }
-    }
 }
 
 /// [`gjk`], for the GJK → EPA hand-off (`gjk_epa.rs`): the final simplex is left in
