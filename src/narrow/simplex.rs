@@ -3,7 +3,8 @@
 //! (Ericson, *Real-Time Collision Detection*, 9.5; the same sub-problem as Box2D's
 //! `b2SolveSimplex2/3`), with the barycentric weights that give the witness points on
 //! A and B. Kept apart from the GJK loop in `gjk.rs`, which only asks it to add a point,
-//! solve, and report; [`Simplex`], GJK's final simplex that EPA starts from, lives here
+//! solve (without changing the simplex, so that a step can be taken back), keep or drop
+//! the step, and report; [`Simplex`], GJK's final simplex that EPA starts from, lives here
 //! too, so that `gjk.rs` and `epa.rs` both depend on this file and not on each other.
 
 use super::trace::SupportPoint;
