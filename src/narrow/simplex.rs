@@ -227,6 +227,10 @@ impl WorkingSimplex {
     /// ```
     /// A flat triangle gives zero area weights, so it always lands in a vertex or edge
     /// region; a final guard handles a sum that rounding left non-positive.
+    // Always inlined into GJK's loop, its one caller: as a call (24,960 of the 46,080
+    // solves of `examples/gjk_workload.rs`) the workload took 259.1 M instructions against
+    // 258.9 M inlined, the same answers (checksum).
+    #[inline(always)]
     fn solve_triangle(&self) -> Solved {
         let [w0, w1, w2] = [self.vertices[0].point, self.vertices[1].point, self.vertices[2].point];
         let edge = |p: Vec2, q: Vec2| {
