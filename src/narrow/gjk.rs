@@ -27,12 +27,17 @@
 //! Every point here is in the world frame; the support mapping maps the world direction
 //! into each shape's local frame and the vertex back out.
 
+mod record;
+mod stop;
+
 use super::contact::Work;
 use super::simplex::{Simplex, WorkingSimplex};
-use super::trace::{self, GjkEnd, GjkStep, GjkTermination, SupportPoint, Trace, TraceStep};
+use super::trace::{GjkTermination, SupportPoint, Trace};
 use super::NarrowConfig;
 use crate::geometry::{ConvexView, VertexSummary};
 use crate::math::{cross, right_perp, Pose, Vec2};
+use record::{GjkRecorder, GjkStepAt, Traced, Untraced};
+pub(super) use stop::GjkStop;
 
 /// Two convex cores with their poses (radii are ignored by GJK itself).
 #[derive(Clone, Copy, Debug)]
@@ -115,7 +120,7 @@ impl GjkInput<'_> {
     /// The scale ([`GjkInput::scale`]) and GJK's first support point: `start`'s when
     /// given, else the support along the first search direction
     /// ([`GjkInput::initial_direction`]).
-    #[inline]
+    #[inline(always)]
     fn prepare(&self, config: &NarrowConfig, start: Option<GjkStart>, work: &mut Work) -> (f32, SupportPoint) {
         let (a, b) = (ViewSummary::of(&self.a), ViewSummary::of(&self.b));
         let scale = scale_of(&a, &self.pose_a, &b, &self.pose_b);
@@ -177,8 +182,8 @@ impl GjkInput<'_> {
         let direction_in_b = self.pose_b.apply_inv_vector(-world_direction);
         let (index_a, index_b) = match near {
             Some((near_a, near_b)) => {
-                let (index_a, dots_a) = self.a.support_index_near(direction_in_a, near_a);
-                let (index_b, dots_b) = self.b.support_index_near(direction_in_b, near_b);
+                let (index_a, dots_a) = support_index_near(&self.a, direction_in_a, near_a);
+                let (index_b, dots_b) = support_index_near(&self.b, direction_in_b, near_b);
                 work.vertices_scanned += dots_a + dots_b;
                 (index_a, index_b)
             }
@@ -215,6 +220,29 @@ impl GjkInput<'_> {
             .or_else(|| (b.world_mean(&self.pose_b) - a.world_mean(&self.pose_a)).try_normalize())
             .unwrap_or(Vec2::X)
     }
+}
+
+/// Views below this many vertices take [`ConvexView::support_index_near`] inlined into
+/// GJK's and EPA's loops; larger ones through a call ([`support_index_near_large`]).
+const SUPPORT_INLINE_MAX_VERTICES: usize = 7;
+
+/// [`ConvexView::support_index_near`] (the same function, so the same vertex), inlined
+/// only for small views: the four-lane scan and the climb of large views, inlined, put
+/// their loop set-up (counts, pointers, lanes) at the top of GJK's loop, paid on every
+/// call while most decomposition pieces have fewer than eight vertices.
+#[inline(always)]
+fn support_index_near(view: &ConvexView, local_direction: Vec2, start: usize) -> (usize, u32) {
+    if view.vertices.len() <= SUPPORT_INLINE_MAX_VERTICES {
+        view.support_index_near(local_direction, start)
+    } else {
+        support_index_near_large(view, local_direction, start)
+    }
+}
+
+/// [`support_index_near`] on views of more than [`SUPPORT_INLINE_MAX_VERTICES`] vertices.
+#[inline(never)]
+fn support_index_near_large(view: &ConvexView, local_direction: Vec2, start: usize) -> (usize, u32) {
+    view.support_index_near(local_direction, start)
 }
 
 /// A first support point for GJK that the caller found already: `index_a` is the vertex
@@ -294,40 +322,61 @@ const CONTAINS_ORIGIN_ULPS: f32 = 4.0;
 ///
 /// The result is deterministic: no randomness, fixed tie-breaking (lowest vertex index).
 pub fn gjk(input: &GjkInput, config: &NarrowConfig, work: &mut Work, trace: &mut Option<&mut Trace>) -> GjkOutput {
-    gjk_scaled(input, config, None, work, trace, |_, _| false).0
+    let mut simplex = WorkingSimplex::EMPTY;
+    let stop = gjk_until(input, config, None, &mut simplex, work, trace, |_, _| false);
+    stop.output(&simplex)
 }
 
-/// [`gjk`], also returning the scale its tolerances were relative to ([`GjkInput::scale`]),
-/// so that EPA, which uses the same scale, does not compute it again (`gjk_epa.rs`).
+/// [`gjk`], for the GJK → EPA hand-off (`gjk_epa.rs`): the final simplex is left in
+/// `simplex`, and what ended the run, with the scale its tolerances were relative to
+/// ([`GjkInput::scale`], which EPA uses too), is returned. The closest points on A and B
+/// are not computed (the hand-off never reads them; [`GjkStop::output`] gives them).
 ///
 /// `apart_enough(lower, upper)` may stop GJK before it converges, with the distance
 /// bracketed in [lower, upper] (see NoProgress in [`gjk`]'s termination rules): when it
-/// says yes, GJK stops with `distance` set to `lower` (a lower bound, not the distance)
-/// and the third value `true`. For callers that only need to know the cores are apart,
-/// or by how much at least (`gjk_epa.rs`); never with a trace, whose steps the lessons
-/// show to the end.
+/// says yes, GJK stops with NoProgress and its distance is `lower` (a lower bound, not the
+/// distance). For callers that only need to know the cores are apart, or by how much at
+/// least (`gjk_epa.rs`); never with a trace, whose steps the lessons show to the end.
 ///
 /// `start`, when given, is GJK's first support point ([`GjkStart`]) in place of the one
 /// along the first search direction.
-pub(super) fn gjk_scaled(
+pub(super) fn gjk_until(
     input: &GjkInput,
     config: &NarrowConfig,
     start: Option<GjkStart>,
+    simplex: &mut WorkingSimplex,
     work: &mut Work,
     trace: &mut Option<&mut Trace>,
     apart_enough: impl Fn(f32, f32) -> bool,
-) -> (GjkOutput, f32, bool) {
-    let mut stopped_apart = None;
+) -> GjkStop {
+    // One loop, two builds of it: with no trace every record compiles away.
+    match trace.as_deref_mut() {
+        Some(trace) => gjk_run(input, config, start, simplex, work, &mut Traced(trace), apart_enough),
+        None => gjk_run(input, config, start, simplex, work, &mut Untraced, apart_enough),
+    }
+}
+
+/// GJK's loop (see [`gjk`] for the rules), telling `recorder` about each step.
+fn gjk_run<R: GjkRecorder>(
+    input: &GjkInput,
+    config: &NarrowConfig,
+    start: Option<GjkStart>,
+    simplex: &mut WorkingSimplex,
+    work: &mut Work,
+    recorder: &mut R,
+    apart_enough: impl Fn(f32, f32) -> bool,
+) -> GjkStop {
+    let mut apart_lower_bound = None;
     let (scale, first) = input.prepare(config, start, work);
     let contains_tol = CONTAINS_ORIGIN_ULPS * f32::EPSILON * scale;
     let progress_tol = config.gjk_epsilon * scale;
 
-    let mut simplex = WorkingSimplex::single(first);
+    simplex.start(first);
+    // The solved simplex's point nearest the origin, carried from the step that solved it.
+    let mut closest = simplex.closest();
     let mut iterations: u32 = 0;
 
     let termination = loop {
-        // The simplex is solved: `closest` is its point nearest the origin.
-        let closest = simplex.closest();
         let dist_sq = closest.length_squared();
         if simplex.len == 3 || dist_sq <= contains_tol * contains_tol {
             break GjkTermination::ContainsOrigin;
@@ -337,25 +386,21 @@ pub(super) fn gjk_scaled(
         }
         // |v|, also the length of the search direction (`search_direction`).
         let distance = dist_sq.sqrt();
-        let direction = search_direction(&simplex, closest, distance);
+        let direction = search_direction(simplex, closest, distance);
         // The newest simplex vertex was the support for the previous direction: the climb
         // starts there (on large views; small ones scan).
         let support = input.support_near(direction, &simplex.vertices[simplex.len - 1], work);
         iterations += 1;
-        let before = simplex;
-        let step = |after: &WorkingSimplex| {
-            TraceStep::Gjk(GjkStep {
-                iteration: iterations - 1,
-                simplex: before.as_slice().to_vec(),
-                closest,
-                direction,
-                support,
-                simplex_after: after.as_slice().to_vec(),
-            })
+        let before = recorder.before(simplex);
+        let step = GjkStepAt {
+            iteration: iterations - 1,
+            closest,
+            direction,
+            support,
         };
 
         if simplex.contains(&support) {
-            trace::record(trace, || step(&before));
+            recorder.step(before, &step, simplex);
             break GjkTermination::RepeatedSupport;
         }
         // |v|² plus the rounding of recomputing it from another simplex (a few ulps).
@@ -364,29 +409,32 @@ pub(super) fn gjk_scaled(
         // distance is at least −w·d/|d| (d is −v, or v's accurate version on an edge).
         let lower_bound = -support.point.dot(direction) / direction.length();
         if apart_enough(lower_bound, distance) {
-            stopped_apart = Some(lower_bound);
-            trace::record(trace, || step(&simplex));
+            apart_lower_bound = Some(lower_bound);
+            recorder.step(before, &step, simplex);
             break GjkTermination::NoProgress;
         }
+
+        // The step is tried in place: `pop` takes the new point out again and gives back
+        // the simplex as it was, as long as the solve is not applied.
+        simplex.push(support);
+        let solved = simplex.solved();
+        let new_closest = simplex.closest_of(&solved);
+        let new_dist_sq = new_closest.length_squared();
         if distance - lower_bound <= progress_tol {
             // The distance is final, but the direction of v is only accurate to about
             // sqrt(2 · progress_tol / |v|) (the bound is quadratic in the angle): if v sits
             // on a vertex next to the true closest edge, keeping the new point gives that
             // edge, whose normal is exact. Keep it only when it does not make v worse.
-            let mut with_support = simplex;
-            with_support.push(support);
-            with_support.solve();
-            if with_support.len < 3 && with_support.closest().length_squared() <= not_worse_sq {
-                simplex = with_support;
+            if solved.len() < 3 && new_dist_sq <= not_worse_sq {
+                simplex.apply(&solved);
+                closest = new_closest;
+            } else {
+                simplex.pop();
             }
-            trace::record(trace, || step(&simplex));
+            recorder.step(before, &step, simplex);
             break GjkTermination::NoProgress;
         }
-
-        simplex.push(support);
-        simplex.solve();
-        let new_dist_sq = simplex.closest().length_squared();
-        if simplex.len < 3 && (new_dist_sq.is_nan() || new_dist_sq >= dist_sq) {
+        if solved.len() < 3 && (new_dist_sq.is_nan() || new_dist_sq >= dist_sq) {
             // The step did not bring v closer. In exact arithmetic that cannot happen; in
             // f32 it does when the new edge is almost perpendicular to v (its closest point
             // is a hair inside it and improves |v| by less than rounding). The distance is
@@ -394,41 +442,29 @@ pub(super) fn gjk_scaled(
             // the closest edge, whose normal is the accurate one. Otherwise (or on NaN) go
             // back to the old simplex.
             if new_dist_sq.is_nan() || new_dist_sq > not_worse_sq {
-                simplex = before;
+                simplex.pop();
+            } else {
+                simplex.apply(&solved);
+                closest = new_closest;
             }
-            trace::record(trace, || step(&simplex));
+            recorder.step(before, &step, simplex);
             break GjkTermination::NoProgress;
         }
-        trace::record(trace, || step(&simplex));
+        simplex.apply(&solved);
+        closest = new_closest;
+        recorder.step(before, &step, simplex);
     };
     work.gjk_iterations += iterations;
 
-    let (point_a, point_b) = simplex.witness_points();
-    let closest = simplex.closest();
-    let (distance, normal) = match termination {
-        _ if stopped_apart.is_some() => (stopped_apart.unwrap_or(0.0), separation_normal(&simplex, closest)),
-        GjkTermination::ContainsOrigin => (0.0, Vec2::ZERO),
-        _ => (closest.length(), separation_normal(&simplex, closest)),
-    };
-    trace::record(trace, || {
-        TraceStep::GjkEnd(GjkEnd {
-            reason: termination,
-            simplex: simplex.as_slice().to_vec(),
-            distance,
-            point_a,
-            point_b,
-        })
-    });
-    let out = GjkOutput {
-        distance,
-        point_a,
-        point_b,
-        normal,
-        simplex: simplex.to_simplex(),
+    let stop = GjkStop {
         termination,
         iterations,
+        closest,
+        apart_lower_bound,
+        scale,
     };
-    (out, scale, stopped_apart.is_some())
+    recorder.end(&stop, simplex);
+    stop
 }
 
 /// Where GJK searches next: towards the origin from the simplex point `closest` nearest

@@ -19,9 +19,9 @@
 
 use super::contact::Work;
 use super::epa::epa_scaled;
-use super::gjk::{gjk_scaled, GjkInput, GjkStart};
+use super::gjk::{gjk_until, GjkInput, GjkStart};
 use super::query::{PieceQuery, Recorder};
-use super::simplex::Simplex;
+use super::simplex::WorkingSimplex;
 use super::trace::{SupportPoint, Trace, TraceStep};
 use super::{NarrowConfig, PairPenetration};
 use crate::math::{right_perp, Pose, Vec2};
@@ -222,7 +222,7 @@ pub(crate) fn penetration_local(
 }
 
 /// [`penetration_local`], where GJK may stop on apart cores when `apart_enough(lower,
-/// upper)` says so (see `gjk_scaled`); the depth is then radii − lower. On overlapping
+/// upper)` says so (see `gjk_until`); the depth is then radii − lower. On overlapping
 /// cores EPA is skipped when `lower_bound_enough(bound)` accepts the lower bound on the
 /// depth that GJK's final triangle gives ([`DepthNeed::LowerBound`]).
 #[inline]
@@ -237,14 +237,19 @@ fn penetration_local_until(
 ) -> PairPenetration {
     let radii = input.a.radius + input.b.radius;
     // EPA's tolerances are relative to the same scale as GJK's: computed once.
-    let (out, scale, _) = gjk_scaled(input, config, start, work, trace, apart_enough);
-    if out.distance > 0.0 && out.normal != Vec2::ZERO {
-        return PairPenetration {
-            normal: out.normal,
-            depth: radii - out.distance,
-        };
+    let mut simplex = WorkingSimplex::EMPTY;
+    let stop = gjk_until(input, config, start, &mut simplex, work, trace, apart_enough);
+    let (distance, scale) = (stop.distance(), stop.scale);
+    if distance > 0.0 {
+        let normal = stop.normal(&simplex);
+        if normal != Vec2::ZERO {
+            return PairPenetration {
+                normal,
+                depth: radii - distance,
+            };
+        }
     }
-    if let Some(bound) = triangle_depth_bound(&out.simplex) {
+    if let Some(bound) = triangle_depth_bound(simplex.as_slice()) {
         // EPA's depth is at least the bound (its polytope grows from the triangle), so
         // above EPA's touching tolerance EPA would not have called the cores touching
         // either: the pair's verdict is the same. Twice the tolerance keeps it the same
@@ -257,7 +262,7 @@ fn penetration_local_until(
         }
     }
     // Cores touching or overlapping (or a distance too small to give a direction): EPA.
-    let pen = epa_scaled(input, &out.simplex, config, scale, work, trace);
+    let pen = epa_scaled(input, &simplex.to_simplex(), config, scale, work, trace);
     PairPenetration {
         normal: pen.normal,
         depth: pen.depth + radii,
@@ -270,8 +275,8 @@ fn penetration_local_until(
 /// triangle first, and the depth is at least the distance to the nearest side's line.
 /// The normal is that side's outward one. `None` for a point or a segment (touching) or
 /// a side of zero length.
-fn triangle_depth_bound(simplex: &Simplex) -> Option<PairPenetration> {
-    let [Some(p0), Some(p1), Some(p2)] = simplex.points else {
+fn triangle_depth_bound(simplex: &[SupportPoint]) -> Option<PairPenetration> {
+    let [p0, p1, p2] = simplex else {
         return None;
     };
     let (p0, p1, p2) = (p0.point, p1.point, p2.point);
