@@ -18,6 +18,9 @@
 //! minutes under callgrind, so the poses are kept in a file under the temporary directory,
 //! named after the arguments: run once natively, and callgrind measures the queries alone.
 //!
+//! `GJK_WORKLOAD_DISTANCES=0.01` places the pairs at those signed distances only (default
+//! -0.02,0,0.01).
+//!
 //! `GJK_WORKLOAD_ALGORITHM=SatDecomposed` runs another algorithm on the same pairs. It prints a checksum of the answers (depth and normal bits), so two versions that
 //! should agree can be seen to agree.
 
@@ -174,9 +177,10 @@ fn main() {
         .unwrap_or(Algorithm::GjkEpa);
     let config = NarrowConfig::default();
     let cache = std::env::temp_dir().join(format!(
-        "gjk_workload_poses_{}_{}.txt",
+        "gjk_workload_poses_{}_{}{}.txt",
         args.get(1).map_or("all", |s| s.as_str()),
-        args.get(2).map_or("all", |s| s.as_str())
+        args.get(2).map_or("all", |s| s.as_str()),
+        std::env::var("GJK_WORKLOAD_DISTANCES").unwrap_or_default()
     ));
     let cached = std::fs::read_to_string(&cache).ok().and_then(|text| load(&text));
     let pairs = cached.unwrap_or_else(|| {
@@ -184,7 +188,12 @@ fn main() {
         let mut pairs = Vec::new();
         for &family in &families {
             for &n in &vertex_counts {
-                for distance in [-0.02, 0.0, 0.01] {
+                // Signed distances (fractions of the 1 m shapes), e.g.
+                // GJK_WORKLOAD_DISTANCES=0.01 for apart pairs only.
+                let ds: Vec<f32> = std::env::var("GJK_WORKLOAD_DISTANCES")
+                    .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
+                    .unwrap_or(vec![-0.02, 0.0, 0.01]);
+                for distance in ds {
                     pairs.extend(place(family, n, distance, &mut rng));
                 }
             }
