@@ -365,6 +365,7 @@ pub(super) fn combine<'a>(
     mut work: Work,
     trace: &mut Option<&mut Trace>,
     scratch: &mut CompoundScratch,
+    depths_exact: bool,
 ) -> Contact {
     let (a, b, scale, config) = (q.a, q.b, q.scale, q.config);
     // The search runs in A's frame (A at the identity, B at `xf_ab`): there the
@@ -423,11 +424,21 @@ pub(super) fn combine<'a>(
     // The deepest pair's own way out when nothing else is in its way, or the nearest
     // way out of a few differences' union (`shortcut.rs`), else the search over all of
     // them; either way the point of A − B's boundary nearest the origin.
-    let shortcut = if s.skip_held {
+    let mut shortcut = if s.skip_held {
         shortcut::deepest_exit(&bodies, (deepest_a, deepest_b), &mut s.columns, &mut work)
     } else {
         Err(None)
     };
+    if let (false, Err(Some(blocked))) = (depths_exact, shortcut) {
+        // The piece loop's depths were lower bounds, so the pair it called deepest may
+        // not be, nor any pair `deepest_exit` moved on to; the truly deepest pair's exit
+        // may be free where theirs was not (see `shortcut::exactly_deepest`).
+        if let Some(pair) = shortcut::exactly_deepest(&bodies, &mut work) {
+            if pair != blocked.tried && pair != (deepest_a, deepest_b) {
+                shortcut = shortcut::deepest_exit(&bodies, pair, &mut s.columns, &mut work);
+            }
+        }
+    }
     let found = match shortcut {
         Ok(exit) => Found::Exit(exit),
         Err(Some(blocked)) => match shortcut::small_union_exit(s, &bodies, hull, blocked, first_reach, &mut work) {

@@ -285,7 +285,9 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
                 // The combine step scans every piece's box, in A's frame.
                 boxes_in_a(q, &mut scratch.boxes_in_a);
             }
-            super::combine::combine(q, work, rec.trace, scratch)
+            // GJK's depths for several pieces are lower bounds (`DepthNeed::LowerBound`).
+            let depths_exact = test == PairTest::Sat || depth_need == DepthNeed::Exact;
+            super::combine::combine(q, work, rec.trace, scratch, depths_exact)
         }
     }
 }
