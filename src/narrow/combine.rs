@@ -309,8 +309,14 @@ impl CombineScratch {
 #[derive(Clone, Copy)]
 enum PieceBoxes<'a> {
     /// Every piece's box in A's frame (`CompoundScratch::boxes_in_a`), compared pair by
-    /// pair.
-    InA { boxes_a: &'a [Aabb], boxes_b: &'a [Aabb] },
+    /// pair, and the box of each side's boxes (made once: the shortcut's check asks for
+    /// them on every try, the search once a run).
+    InA {
+        boxes_a: &'a [Aabb],
+        boxes_b: &'a [Aabb],
+        all_a: Aabb,
+        all_b: Aabb,
+    },
     /// The polygons' piece trees: local boxes, B's turned into A's frame by `xf_ab`
     /// and compared there (the gap between two boxes bounds the distance between their
     /// pieces in any frame). The search then touches only the pieces near each other.
@@ -350,7 +356,7 @@ impl Bodies<'_> {
     /// distance of their difference from the origin): the gap between their boxes.
     fn pair_gap(&self, i: usize, j: usize) -> f32 {
         match &self.boxes {
-            PieceBoxes::InA { boxes_a, boxes_b } => box_distance(&boxes_a[i], &boxes_b[j]),
+            PieceBoxes::InA { boxes_a, boxes_b, .. } => box_distance(&boxes_a[i], &boxes_b[j]),
             PieceBoxes::Trees { tree_a, tree_b, xf_ab } => {
                 tree_a.item_bounds(i).gap(&tree_b.item_bounds(j).posed(xf_ab))
             }
@@ -406,7 +412,12 @@ pub(super) fn combine<'a>(
             tree_b: pb.piece_tree(),
             xf_ab: q.xf_ab,
         },
-        _ => PieceBoxes::InA { boxes_a, boxes_b },
+        _ => PieceBoxes::InA {
+            boxes_a,
+            boxes_b,
+            all_a: union_of(boxes_a),
+            all_b: union_of(boxes_b),
+        },
     };
     let bodies = Bodies {
         query: *q,

@@ -122,7 +122,7 @@ impl CombineScratch {
     /// tested ones (both lists are in the scan's order, by piece of A then of B).
     pub(super) fn open_ring(&mut self, bodies: &Bodies, all_a: &Aabb, all_b: &Aabb, lo: f32, hi: f32) {
         let (boxes_a, boxes_b) = match &bodies.boxes {
-            PieceBoxes::InA { boxes_a, boxes_b } => (*boxes_a, *boxes_b),
+            PieceBoxes::InA { boxes_a, boxes_b, .. } => (*boxes_a, *boxes_b),
             PieceBoxes::Trees { .. } => return self.open_ring_from_trees(bodies, lo, hi),
         };
         // Whole rows and columns first: a piece of B too far from all of A (or of A from
@@ -235,7 +235,7 @@ impl CombineScratch {
     /// dozen products per pair.
     pub(super) fn bound(&mut self, bodies: &Bodies, key: f32, i: u32, j: u32) {
         let gap = match &bodies.boxes {
-            PieceBoxes::InA { boxes_a, boxes_b } => axis_gap(
+            PieceBoxes::InA { boxes_a, boxes_b, .. } => axis_gap(
                 bodies,
                 &boxes_a[i as usize],
                 &boxes_b[j as usize],

@@ -18,7 +18,7 @@ impl CombineScratch {
     ) -> Option<usize> {
         // Boxes of all of A and all of B, in the frame the pieces' boxes are compared in.
         let (all_a, all_b) = match &bodies.boxes {
-            PieceBoxes::InA { boxes_a, boxes_b } => (union_of(boxes_a), union_of(boxes_b)),
+            PieceBoxes::InA { all_a, all_b, .. } => (*all_a, *all_b),
             PieceBoxes::Trees { tree_a, tree_b, xf_ab } => {
                 let empty = Aabb::new(Vec2::ZERO, Vec2::ZERO);
                 (

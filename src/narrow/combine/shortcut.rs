@@ -271,8 +271,13 @@ fn blocker(
             .is_ok_and(|at| bodies.apart[at].2 - bodies.gap_margin > depth + tol)
     };
     match &bodies.boxes {
-        PieceBoxes::InA { boxes_a, boxes_b } => {
-            let (all_a, all_b) = (union_of(boxes_a), union_of(boxes_b));
+        PieceBoxes::InA {
+            boxes_a,
+            boxes_b,
+            all_a,
+            all_b,
+        } => {
+            let (all_a, all_b) = (*all_a, *all_b);
             // Boxes in A's frame carry the rounding of turning B into it: a relative
             // margin far above it (as `axis_gap`'s), and the tolerance.
             let magnitude = |b: &Aabb| b.min.abs().max(b.max.abs()).max_element();
