@@ -84,8 +84,8 @@ use event::{Event, What};
 
 mod primitives;
 use primitives::{
-    clip_line, crossings, nearest_on_segment, on_arc, only_diagonals, ray_interval, reduce_to_two, segment_distance,
-    slab_across, take_in, EVERYWHERE,
+    box_distance, box_distance_squared, clip_line, crossings, nearest_on_segment, on_arc, only_diagonals, ray_interval,
+    reduce_to_two, segment_distance, slab_across, take_in, union_of, within, EVERYWHERE,
 };
 
 /// One piece pair's Minkowski difference, built because its box came within reach.
@@ -574,38 +574,11 @@ fn run(points: &[Vec2], (start, len): (u32, u32)) -> &[Vec2] {
     &points[start as usize..(start + len) as usize]
 }
 
-/// Distance from the origin to the box of M_ij = box of A_i minus box of B_j.
-fn box_distance(box_a: &Aabb, box_b: &Aabb) -> f32 {
-    box_distance_squared(box_a, box_b).sqrt()
-}
-
-/// The square of [`box_distance`].
-fn box_distance_squared(box_a: &Aabb, box_b: &Aabb) -> f32 {
-    let (lo, hi) = (box_a.min - box_b.max, box_a.max - box_b.min);
-    lo.max(-hi).max(Vec2::ZERO).length_squared()
-}
-
-/// The part of box `b` in the square around the origin that holds the disc of radius
-/// `reach` (all of `b` for an infinite reach): what the grids list, since every point
-/// the search asks about lies in that disc.
-fn within(b: &Aabb, reach: f32) -> Aabb {
-    Aabb::new(b.min.max(Vec2::splat(-reach)), b.max.min(Vec2::splat(reach)))
-}
-
 /// The grids' cell side for a reach: the reach's square is 4 × 4 cells, so that what
 /// lies near the origin at a shallow contact between finely cut outlines spans a few
 /// cells, and what spans the square goes to the list every question reads.
 fn grid_cell(reach: f32) -> f32 {
     0.5 * reach
-}
-
-/// The box of a set of boxes.
-fn union_of(boxes: &[Aabb]) -> Aabb {
-    boxes
-        .iter()
-        .copied()
-        .reduce(|x, y| x.union(&y))
-        .unwrap_or(Aabb::new(Vec2::ZERO, Vec2::ZERO))
 }
 
 mod cover;

@@ -1,9 +1,10 @@
 //! The plane geometry the combine step needs: where two features of Minkowski
 //! differences cross (segments and circular arcs), a line clipped by half-planes, a ray
-//! through a rounded hull, the two deepest of a set of contact points, and the thin
-//! strip holding a difference.
+//! through a rounded hull, the two deepest of a set of contact points, the thin strip
+//! holding a difference, and the distances of the pieces' boxes.
 
 use super::Feature;
+use crate::bounds::Aabb;
 use crate::math::{cross, right_perp, Vec2};
 use crate::narrow::contact::{ContactPoint, ContactPoints};
 
@@ -340,4 +341,31 @@ pub(super) fn only_diagonals(diagonals: &[bool], count: usize, from: usize, to: 
 /// half turn (a convex corner's outward normals, or a segment's end).
 pub(super) fn on_arc(from: Vec2, to: Vec2, full: bool, dir: Vec2) -> bool {
     full || (cross(from, dir) >= 0.0 && cross(dir, to) >= 0.0)
+}
+
+/// Distance from the origin to the box of M_ij = box of A_i minus box of B_j.
+pub(super) fn box_distance(box_a: &Aabb, box_b: &Aabb) -> f32 {
+    box_distance_squared(box_a, box_b).sqrt()
+}
+
+/// The square of [`box_distance`].
+pub(super) fn box_distance_squared(box_a: &Aabb, box_b: &Aabb) -> f32 {
+    let (lo, hi) = (box_a.min - box_b.max, box_a.max - box_b.min);
+    lo.max(-hi).max(Vec2::ZERO).length_squared()
+}
+
+/// The part of box `b` in the square around the origin that holds the disc of radius
+/// `reach` (all of `b` for an infinite reach): what the grids list, since every point
+/// the search asks about lies in that disc.
+pub(super) fn within(b: &Aabb, reach: f32) -> Aabb {
+    Aabb::new(b.min.max(Vec2::splat(-reach)), b.max.min(Vec2::splat(reach)))
+}
+
+/// The box of a set of boxes.
+pub(super) fn union_of(boxes: &[Aabb]) -> Aabb {
+    boxes
+        .iter()
+        .copied()
+        .reduce(|x, y| x.union(&y))
+        .unwrap_or(Aabb::new(Vec2::ZERO, Vec2::ZERO))
 }
