@@ -435,21 +435,11 @@ pub(super) fn combine<'a>(
     // The deepest pair's own way out when nothing else is in its way, or the nearest
     // way out of a few differences' union (`shortcut.rs`), else the search over all of
     // them; either way the point of A − B's boundary nearest the origin.
-    let mut shortcut = if s.skip_held {
-        shortcut::deepest_exit(&bodies, (deepest_a, deepest_b), &mut s.columns, &mut work)
+    let shortcut = if s.skip_held {
+        shortcut::deepest_exit(&bodies, (deepest_a, deepest_b), depths_exact, &mut s.columns, &mut work)
     } else {
         Err(None)
     };
-    if let (false, Err(Some(blocked))) = (depths_exact, shortcut) {
-        // The piece loop's depths were lower bounds, so the pair it called deepest may
-        // not be, nor any pair `deepest_exit` moved on to; the truly deepest pair's exit
-        // may be free where theirs was not (see `shortcut::exactly_deepest`).
-        if let Some(pair) = shortcut::exactly_deepest(&bodies, &mut work) {
-            if pair != blocked.tried && pair != (deepest_a, deepest_b) {
-                shortcut = shortcut::deepest_exit(&bodies, pair, &mut s.columns, &mut work);
-            }
-        }
-    }
     let found = match shortcut {
         Ok(exit) => Found::Exit(exit),
         Err(Some(blocked)) => match shortcut::small_union_exit(s, &bodies, hull, blocked, first_reach, &mut work) {

@@ -76,7 +76,28 @@ const DEEPER_TRIES: usize = 3;
 /// instructions from 239.1 M to 236.7 M; the shortcut then answers 2,020 of the 2,560
 /// queries whose deepest pair overlaps beyond the touching tolerance (SatDecomposed,
 /// whose depths are exact, 2,080).
+///
+/// When the depths were lower bounds (`depths_exact` false) and that chain ends blocked,
+/// the exactly deepest pair's exit ([`exactly_deepest`]) is tried once more.
 pub(super) fn deepest_exit(
+    bodies: &Bodies,
+    deepest: (usize, usize),
+    depths_exact: bool,
+    columns: &mut Vec<u32>,
+    work: &mut Work,
+) -> Result<Exit, Option<Blocked>> {
+    let first = exit_from(bodies, deepest, columns, work);
+    match first {
+        Err(Some(blocked)) if !depths_exact => match exactly_deepest(bodies, work) {
+            Some(pair) if pair != blocked.tried && pair != deepest => exit_from(bodies, pair, columns, work),
+            _ => first,
+        },
+        _ => first,
+    }
+}
+
+/// [`deepest_exit`]'s chain from the pair `deepest`, moving on to deeper blockers.
+fn exit_from(
     bodies: &Bodies,
     deepest: (usize, usize),
     columns: &mut Vec<u32>,
@@ -114,15 +135,10 @@ pub(super) fn deepest_exit(
 /// truly deepest pair's exit was free, as SatDecomposed's exact depths find at once.
 /// Asked only when the first try was blocked, so a query whose shortcut succeeds pays
 /// nothing for it.
-pub(super) fn exactly_deepest(bodies: &Bodies, work: &mut Work) -> Option<(usize, usize)> {
+fn exactly_deepest(bodies: &Bodies, work: &mut Work) -> Option<(usize, usize)> {
     let mut best: Option<((usize, usize), f32)> = None;
     for &(i, j, _) in bodies.hits {
-        let mut least_gap = f32::NEG_INFINITY;
-        difference_faces(&bodies.query.piece(i, j), work, |_, gap, _| {
-            least_gap = least_gap.max(gap);
-            false
-        });
-        let depth = -least_gap;
+        let depth = -least_overlap(bodies, (i, j), work).0;
         if depth.is_finite() && best.is_none_or(|(_, d)| depth > d) {
             best = Some(((i, j), depth));
         }
@@ -224,15 +240,7 @@ pub(super) fn small_union_exit(
 /// decomposition's diagonal (module docs).
 fn nearest_face(bodies: &Bodies, pair: (usize, usize), work: &mut Work) -> Option<Exit> {
     let (i, j) = pair;
-    // The largest one-sided gap: the least overlap.
-    let mut best = (f32::NEG_INFINITY, Vec2::X, FaceEdge::A(0));
-    difference_faces(&bodies.query.piece(i, j), work, |normal, gap, edge| {
-        if gap > best.0 {
-            best = (gap, normal, edge);
-        }
-        false
-    });
-    let (gap, normal, edge) = best;
+    let (gap, normal, edge) = least_overlap(bodies, pair, work);
     let depth = -gap;
     // (Written so that a NaN depth declines too.)
     if depth.is_nan() || depth <= bodies.tol {
@@ -246,6 +254,24 @@ fn nearest_face(bodies: &Bodies, pair: (usize, usize), work: &mut Work) -> Optio
         return None;
     }
     Some(Exit { normal, depth, pair })
+}
+
+/// Pieces `pair`'s face of least overlap (the largest one-sided gap, SAT's answer): its
+/// gap, outward normal and edge (A's frame).
+fn least_overlap(bodies: &Bodies, (i, j): (usize, usize), work: &mut Work) -> (f32, Vec2, FaceEdge) {
+    let mut best = (f32::NEG_INFINITY, Vec2::X, FaceEdge::A(0));
+    difference_faces(&bodies.query.piece(i, j), work, |normal, gap, edge| {
+        if gap > best.0 {
+            best = (gap, normal, edge);
+        }
+        false
+    });
+    best
+}
+
+/// The largest coordinate magnitude of a box: what rounding in its frame scales with.
+fn magnitude(b: &Aabb) -> f32 {
+    b.min.abs().max(b.max.abs()).max_element()
 }
 
 /// The first piece pair, other than those `skip` names, whose difference holds `point`
@@ -280,7 +306,6 @@ fn blocker(
             let (all_a, all_b) = (*all_a, *all_b);
             // Boxes in A's frame carry the rounding of turning B into it: a relative
             // margin far above it (as `axis_gap`'s), and the tolerance.
-            let magnitude = |b: &Aabb| b.min.abs().max(b.max.abs()).max_element();
             let slack = tol + 1e-5 * (magnitude(&all_a) + magnitude(&all_b));
             // B moved by the point: a pair can hold it only if its boxes overlap then.
             let moved = |b: &Aabb| Aabb::new(b.min + point, b.max + point).inflated(slack);
@@ -306,8 +331,8 @@ fn blocker(
             None
         }
         PieceBoxes::Trees { tree_a, tree_b, xf_ab } => {
-            let magnitude = |b: Option<Aabb>| b.map_or(0.0, |b| b.min.abs().max(b.max.abs()).max_element());
-            let slack = tol + 1e-5 * (magnitude(tree_a.bounds()) + magnitude(tree_b.bounds().map(|b| b.posed(xf_ab))));
+            let of = |b: Option<Aabb>| b.map_or(0.0, |b| magnitude(&b));
+            let slack = tol + 1e-5 * (of(tree_a.bounds()) + of(tree_b.bounds().map(|b| b.posed(xf_ab))));
             let mut found = None;
             tree_a.for_each_pair_within(&Pose::IDENTITY, tree_b, xf_ab, depth + slack, |k, l, _| {
                 if found.is_none() && !skip((k, l)) && !beyond(k, l) && held(k, l, work) {
