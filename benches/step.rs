@@ -54,8 +54,9 @@
 //! how much a shared machine moves the numbers.
 //!
 //! The sanity line per run: the height of the scene's last body (the pyramid's top box)
-//! at the start and the end, and how many dynamic bodies are still above the first
-//! static body (the ground or the container's floor).
+//! at the start and the end, how far it moved sideways and its speed at the end, and how
+//! many dynamic bodies are still above the first static body (the ground or the
+//! container's floor).
 
 use collision_lab::broad::BroadPhaseKind;
 use collision_lab::dynamics::{ContinuousMode, Resolution, StepProfile, World, WorldSettings};
@@ -158,6 +159,10 @@ impl Timing {
 struct Sanity {
     top_start_y: f32,
     top_end_y: f32,
+    /// How far the last body moved sideways (m), and its speed at the end (m/s): a top
+    /// box can slide off a swaying pyramid while its height still says "stood".
+    top_shift_x: f32,
+    top_end_speed: f32,
     /// Dynamic bodies whose centre is above the bottom of the first static body.
     kept: usize,
     dynamic: usize,
@@ -177,8 +182,9 @@ impl Sanity {
             "rose"
         };
         format!(
-            "last body y {:.3} -> {:.3} m ({verdict}, moved {:+.3} m); {} of {} dynamic bodies above the ground",
-            self.top_start_y, self.top_end_y, -drop, self.kept, self.dynamic
+            "last body y {:.3} -> {:.3} m ({verdict}, moved {:+.3} m), x moved {:+.3} m, {:.3} m/s at the end; \
+             {} of {} dynamic bodies above the ground",
+            self.top_start_y, self.top_end_y, -drop, self.top_shift_x, self.top_end_speed, self.kept, self.dynamic
         )
     }
 }
@@ -256,15 +262,18 @@ impl LabRun {
             .map(|(_, b)| b.pose().translation.y)
             .collect();
         // The last body keeps its slot unless it was removed; then it counts as fallen.
-        let top_end_y = world
+        let top = world
             .bodies()
             .iter()
             .last()
             .filter(|_| world.bodies().len() == def.bodies.len())
-            .map_or(f32::NEG_INFINITY, |(_, b)| b.pose().translation.y);
+            .map(|(_, b)| b);
+        let top_start_x = def.bodies.last().map_or(0.0, |b| b.position.0);
         Sanity {
             top_start_y: def.bodies.last().map_or(0.0, |b| b.position.1),
-            top_end_y,
+            top_end_y: top.map_or(f32::NEG_INFINITY, |b| b.pose().translation.y),
+            top_shift_x: top.map_or(f32::NAN, |b| b.pose().translation.x - top_start_x),
+            top_end_speed: top.map_or(f32::NAN, |b| b.linear_velocity().length()),
             kept: dynamic.iter().filter(|&&y| y > floor).count(),
             dynamic: def.bodies.iter().filter(|b| b.kind == BodyKind::Dynamic).count(),
         }
@@ -449,8 +458,8 @@ fn print_rapier_run(run: &RapierRun, label: &str, def: &SceneDef) {
         "  {RAPIER} ({label}) mean {:>8.3} ms  median {:>8.3} ms",
         timing.mean_ms, timing.median_ms
     );
-    let top_start_y = def.bodies.last().map_or(0.0, |b| b.position.1);
-    println!("      sanity: {}", run.world.sanity(top_start_y).describe());
+    let top_start = def.bodies.last().map_or((0.0, 0.0), |b| (b.position.0, b.position.1));
+    println!("      sanity: {}", run.world.sanity(top_start).describe());
 }
 
 fn main() {

@@ -109,7 +109,7 @@ impl RapierWorld {
         );
     }
 
-    pub fn sanity(&self, top_start_y: f32) -> Sanity {
+    pub fn sanity(&self, (top_start_x, top_start_y): (f32, f32)) -> Sanity {
         let dynamic: Vec<f32> = self
             .bodies
             .iter()
@@ -119,6 +119,11 @@ impl RapierWorld {
         Sanity {
             top_start_y,
             top_end_y: self.handles.last().map_or(0.0, |&h| self.bodies[h].translation().y),
+            top_shift_x: self
+                .handles
+                .last()
+                .map_or(0.0, |&h| self.bodies[h].translation().x - top_start_x),
+            top_end_speed: self.handles.last().map_or(0.0, |&h| self.bodies[h].linvel().length()),
             kept: dynamic.iter().filter(|&&y| y > self.floor_y).count(),
             dynamic: dynamic.len(),
         }
