@@ -37,7 +37,7 @@ use super::body::{Body, BodyHandle, BodySet};
 use super::body_state::BodyStates;
 use super::clock::DEFAULT_RATE_HZ;
 use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraints, Reach};
-use super::contacts::{ContactSet, DetectInput, PROJECTION_REUSE_SLOP_FRACTION, REUSE_SLOP_FRACTION};
+use super::contacts::{ContactSet, DetectInput, CONVEX_REUSE_SLOP_FRACTION, REUSE_SLOP_FRACTION};
 use super::continuous::ContinuousScratch;
 use super::crowd::{
     cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, CrowdScratch, CrowdTuning, MAX_CROWDED_PAIRS,
@@ -433,8 +433,8 @@ impl World {
             reuse_distance: settings.slop * REUSE_SLOP_FRACTION,
             convex_reuse_distance: settings.slop
                 * match settings.resolution {
-                    Resolution::Projection => PROJECTION_REUSE_SLOP_FRACTION,
-                    _ => REUSE_SLOP_FRACTION,
+                    Resolution::Impulses | Resolution::Projection => CONVEX_REUSE_SLOP_FRACTION,
+                    Resolution::LiteralProjection => REUSE_SLOP_FRACTION,
                 },
             warm_starting: settings.warm_starting,
         };

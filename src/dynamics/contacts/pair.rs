@@ -416,7 +416,7 @@ fn moved_answer(answer: &ContactManifold, then: &Pose, now: &Pose) -> ContactMan
 }
 
 /// Whether the shape is convex and flat-sided (a convex polygon, a segment): see
-/// `contacts::PROJECTION_REUSE_SLOP_FRACTION`.
+/// `contacts::CONVEX_REUSE_SLOP_FRACTION`.
 #[inline]
 fn is_flat_convex(shape: &crate::geometry::Shape) -> bool {
     match shape {
