@@ -89,14 +89,15 @@ pub const KEEP_NORMAL_COS: f32 = 0.985;
 pub const REUSE_SLOP_FRACTION: f32 = 0.05;
 
 /// [`REUSE_SLOP_FRACTION`] for a pair of two convex flat-sided shapes (convex polygons,
-/// segments), under both solvers (the literal projection keeps the smaller one): 1 mm at
-/// the default slop.
+/// segments), under both solvers: 1 mm at the default slop. (The literal projection,
+/// kept as the papers give it for comparison, keeps the smaller tolerance it had.)
 ///
 /// Why larger, first for the position-based solver: it does not bring a tall pile to
-/// rest (`xpbd/rocking_and_cost.md`, "Still open"): neighbouring boxes of the 60-row pyramid still move 0.3 to 3.5 mm a
-/// step against each other at 20 s (10th to 90th percentile; median 1.1 mm), so at
-/// 0.25 mm it reused 11% of its pairs in its first 5 s, and the 100-row one 3% of its
-/// 14,800 over the bench's window (steps 31 to 150). At 1 mm: 41% and 19%. A reused
+/// rest (`xpbd/rocking_and_cost.md`, "Still open"): neighbouring boxes of the 60-row
+/// pyramid still move 0.3 to 3.5 mm a step against each other at 20 s (10th to 90th
+/// percentile; median 1.1 mm), so at 0.25 mm it reused 11% of its pairs in its first
+/// 5 s, and the 100-row one 3% of its 14,800 over the bench's window (steps 31 to
+/// 150). At 1 mm: 41% and 19%. A reused
 /// point is carried with the bodies, as the solvers carry every point through the
 /// substeps of a step, so what changes is only how stale the features may be: at most
 /// 1 mm of relative motion since the narrow phase last ran on the pair, a fifth of the
