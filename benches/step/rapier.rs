@@ -116,14 +116,12 @@ impl RapierWorld {
             .filter(|(_, b)| b.is_dynamic())
             .map(|(_, b)| b.translation().y)
             .collect();
+        let top = self.handles.last().map(|&h| &self.bodies[h]);
         Sanity {
             top_start_y,
-            top_end_y: self.handles.last().map_or(0.0, |&h| self.bodies[h].translation().y),
-            top_shift_x: self
-                .handles
-                .last()
-                .map_or(0.0, |&h| self.bodies[h].translation().x - top_start_x),
-            top_end_speed: self.handles.last().map_or(0.0, |&h| self.bodies[h].linvel().length()),
+            top_end_y: top.map_or(0.0, |b| b.translation().y),
+            top_shift_x: top.map_or(0.0, |b| b.translation().x - top_start_x),
+            top_end_speed: top.map_or(0.0, |b| b.linvel().length()),
             kept: dynamic.iter().filter(|&&y| y > self.floor_y).count(),
             dynamic: dynamic.len(),
         }
