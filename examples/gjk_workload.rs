@@ -31,7 +31,8 @@ use collision_lab::narrow::exact_distance::place_at_distance;
 use collision_lab::narrow::{collide, Algorithm, NarrowConfig};
 use std::f32::consts::{PI, TAU};
 
-/// Times each placed pair is asked.
+/// Times each placed pair is asked (`GJK_WORKLOAD_REPEATS` for more, e.g. under `perf`,
+/// where the native build's wall time is sampled).
 const REPEATS: usize = 20;
 /// Pairs per family, vertex count and distance.
 const PAIRS: usize = 6;
@@ -139,11 +140,11 @@ fn load(text: &str) -> Option<Vec<Placed>> {
         .collect()
 }
 
-/// The measured part: every pair, `REPEATS` times. Returns a checksum of the answers.
+/// The measured part: every pair, `repeats` times. Returns a checksum of the answers.
 #[inline(never)]
-fn queries(pairs: &[Placed], algorithm: Algorithm, config: &NarrowConfig) -> u64 {
+fn queries(pairs: &[Placed], algorithm: Algorithm, config: &NarrowConfig, repeats: usize) -> u64 {
     let mut sum = 0u64;
-    for _ in 0..REPEATS {
+    for _ in 0..repeats {
         for p in pairs {
             let c = collide(&p.a, &p.pose_a, &p.b, &p.pose_b, algorithm, config, None);
             let bits = |x: f32| u64::from(x.to_bits());
@@ -216,9 +217,13 @@ fn main() {
             );
         }
     }
+    let repeats = std::env::var("GJK_WORKLOAD_REPEATS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(REPEATS);
     println!(
-        "{} pairs x {REPEATS}: checksum {:016x}",
+        "{} pairs x {repeats}: checksum {:016x}",
         pairs.len(),
-        queries(&pairs, algorithm, &config)
+        queries(&pairs, algorithm, &config, repeats)
     );
 }
