@@ -239,6 +239,9 @@ pub(super) struct CombineScratch {
     held_tests: usize,
     /// The pairs of the small union (`shortcut::small_union_exit`), in (A, B) order.
     members: Vec<(usize, usize, super::PairPenetration)>,
+    /// The piece pairs the shortcut's check may find holding a point (`shortcut.rs`),
+    /// kept for the whole call: the boxes do not change between its tries.
+    blocking: shortcut::NearPairs,
     /// The least distance from the origin of an edge made only of diagonals that the
     /// search came to (`queue_edges`; only its ends are candidates).
     nearest_diagonal: f32,
@@ -402,6 +405,7 @@ pub(super) fn combine<'a>(
         return Contact::separated(work);
     };
     s.clear();
+    s.blocking.reset();
     s.skip_held = trace.is_none();
     // The true depth is at least every overlapping pair's own depth, so the first ring
     // of boxes reaches twice the deepest.
@@ -436,7 +440,13 @@ pub(super) fn combine<'a>(
     // way out of a few differences' union (`shortcut.rs`), else the search over all of
     // them; either way the point of A − B's boundary nearest the origin.
     let shortcut = if s.skip_held {
-        shortcut::deepest_exit(&bodies, (deepest_a, deepest_b), depths_exact, &mut s.columns, &mut work)
+        shortcut::deepest_exit(
+            &bodies,
+            (deepest_a, deepest_b),
+            depths_exact,
+            &mut s.blocking,
+            &mut work,
+        )
     } else {
         Err(None)
     };
