@@ -253,8 +253,14 @@ pub(super) struct CombineScratch {
 /// (`examples/combine_profile.rs`): a query opens 20 differences on average, the grids'
 /// upkeep (a hash and a floor per cell) was 8% of the combine step's instructions, and
 /// listing only from 32 differences on took 3% off the whole query. The grids are for
-/// the thousands of differences of big polygons.
-const GRID_MIN_DIFFERENCES: usize = 32;
+/// the thousands of differences of big polygons. Measured again on the bench's
+/// 256-vertex stars, whose queries open up to a few hundred differences
+/// (`examples/gjk_workload.rs star 256`, callgrind): from 256 on rather than 32 took
+/// GjkEpa from 88.4 M to 75.8 M instructions at 1% overlap and from 198.5 M to 167.2 M
+/// at 2% (SatDecomposed 51.9 M to 47.0 M at 1%), with the same answers; two 1000-vertex
+/// stars (`examples/big_query_workload.rs`) 26.4 M to 25.0 M, two coastlines 7.9 M to
+/// 7.5 M.
+const GRID_MIN_DIFFERENCES: usize = 256;
 
 /// Above this many stored vertices the buffers are given back after the call: one query
 /// between two huge polygons should not keep megabytes for the rest of the run.
