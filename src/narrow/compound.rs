@@ -158,15 +158,15 @@ pub(crate) fn collide_compound(
 /// thread) so that a world's step tests non-convex pairs without allocating.
 #[derive(Default)]
 pub(super) struct CompoundScratch {
-    /// Every piece's world box, for the all-pairs loop's box test (empty when the
-    /// candidates come from the piece trees and the combine step scans them too,
-    /// `from_trees`). With candidates from the trees, each is built on first use
-    /// (`UNBUILT` until then; the rest never are).
+    /// Every piece's world box, for the all-pairs loop's box test under a trace
+    /// (empty without one).
     pub(super) boxes_a: Vec<Aabb>,
     pub(super) boxes_b: Vec<Aabb>,
-    /// Every piece's box in A's frame (A's pieces at the identity, B's at `xf_ab`), for
-    /// the combine step's box scan, which works in that frame (`combine.rs`); built only
-    /// when the combine step runs, and not when it scans the piece trees instead.
+    /// Every piece's box in A's frame (A's pieces at the identity, B's at `xf_ab`): the
+    /// piece loop's box test without a trace ([`BoxesInA`]: B's built on first use,
+    /// `UNBUILT` until then) and the combine step's box scan, which works in that frame
+    /// (`combine.rs`; every box is built before it runs). Not used when the combine
+    /// step scans the piece trees instead (`from_trees`).
     pub(super) boxes_in_a: (Vec<Aabb>, Vec<Aabb>),
     /// Whether the candidate pairs came from the piece trees (`piece_tree_candidates`);
     /// the combine step then bounds the untested pairs' distances with the trees too.
@@ -195,34 +195,69 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<CompoundScratch> = std::cell::RefCell::default();
 }
 
+/// The pieces' boxes in A's frame as the piece loop builds them without a trace: A's
+/// all at once (a polygon's piece tree holds them), B's on first use (placed by
+/// `xf_ab`, [`UNBUILT`] until then), and kept for the combine step, which works in the
+/// same frame. The loop once compared world boxes, built again in A's frame for the
+/// combine step: on `examples/gjk_workload.rs` (callgrind) the two sets of boxes were a
+/// tenth of all instructions.
+struct BoxesInA<'s, 'q> {
+    a: &'s [Aabb],
+    b: &'s mut [Aabb],
+    shape_b: &'q Shape,
+    xf_ab: Pose,
+    /// The touching tolerance (m): the test grows B's box by it, as the piece trees'
+    /// descent does, so a pair it drops is apart by more than the tolerance, which the
+    /// pair test would have called apart too.
+    margin: f32,
+}
+
+impl BoxesInA<'_, '_> {
+    /// Piece i of A's box and piece j of B's, both in A's frame.
+    #[inline]
+    fn pair(&mut self, i: usize, j: usize) -> (Aabb, Aabb) {
+        (self.a[i], built_box(self.b, j, self.shape_b, &self.xf_ab))
+    }
+
+    #[inline]
+    fn overlap(&mut self, i: usize, j: usize) -> bool {
+        let (box_a, box_b) = self.pair(i, j);
+        box_a.overlaps(&box_b.inflated(self.margin))
+    }
+}
+
 /// The piece-pair loop of [`collide_compound`] for shapes with several pieces.
 fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &mut CompoundScratch) -> Contact {
     let (a, pose_a, b, pose_b, config) = (q.a, &q.pose_a, q.b, &q.pose_b, q.config);
     let (na, nb) = (a.piece_count(), b.piece_count());
+    let tracing = rec.tracing();
     scratch.hits.clear();
     scratch.apart.clear();
     // The combine step scans the untested pairs through the trees only for many
-    // pieces; below that, every piece's world box is cheaper to build and scan.
-    let rings_from_trees = na + nb >= RING_TREE_MIN_PIECES && uses_piece_trees(q, rec.tracing());
+    // pieces; below that, every piece's box is cheaper to build and scan.
+    let rings_from_trees = na + nb >= RING_TREE_MIN_PIECES && uses_piece_trees(q, tracing);
     scratch.from_trees = rings_from_trees;
     scratch.boxes_a.clear();
     scratch.boxes_b.clear();
-    // The all-pairs loop compares world boxes; with many pieces the trees replace them
-    // (at 10,000 vertices building every piece's box alone took ~70 µs a query). When
-    // the trees give the candidates, the boxes are built as the candidates need them: a
-    // pair whose pieces all stay apart (half the pairs of a pile's contact search) never
-    // builds the boxes of pieces far from the other shape. (The combine step builds its
-    // own, in A's frame.)
-    let lazy_boxes = !rings_from_trees && uses_piece_trees(q, rec.tracing());
-    if lazy_boxes {
-        scratch.boxes_a.resize(na, UNBUILT);
-        scratch.boxes_b.resize(nb, UNBUILT);
-    } else if !rings_from_trees {
+    // A trace shows the world boxes' tests, pair by pair. Without one the boxes are
+    // A's frame's ([`BoxesInA`]); with many pieces the trees replace them (at 10,000
+    // vertices building every piece's box alone took ~70 µs a query). B's are built as
+    // the candidates need them: a pair whose pieces all stay apart (half the pairs of a
+    // pile's contact search) never builds the boxes of B's pieces far from A.
+    if tracing {
         scratch.boxes_a.extend((0..na).map(|i| piece_aabb(&a.piece(i), pose_a)));
         scratch.boxes_b.extend((0..nb).map(|j| piece_aabb(&b.piece(j), pose_b)));
+    } else if !rings_from_trees {
+        start_boxes_in_a(a, nb, &mut scratch.boxes_in_a);
     }
-    let boxes = lazy_boxes.then_some((scratch.boxes_a.as_mut_slice(), scratch.boxes_b.as_mut_slice()));
-    let from_trees = piece_tree_candidates(q, rec.tracing(), rec.work, boxes, &mut scratch.found);
+    let mut boxes = (!tracing && !rings_from_trees).then_some(BoxesInA {
+        a: &scratch.boxes_in_a.0,
+        b: &mut scratch.boxes_in_a.1,
+        shape_b: b,
+        xf_ab: q.xf_ab,
+        margin: config.touch_tolerance * q.scale,
+    });
+    let from_trees = piece_tree_candidates(q, tracing, rec.work, boxes.as_mut(), &mut scratch.found);
     debug_assert!(from_trees || !rings_from_trees);
     let tree_pairs = scratch.found.len();
     // With several pieces the combine step computes the depth; a convex pair (here only
@@ -237,8 +272,12 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
         let (i, j) = if from_trees { scratch.found[k] } else { (k / nb, k % nb) };
         if config.cull_by_bounds {
             rec.work.bv_tests += 1;
-            // The tree's candidates passed this world-box test when they were found.
-            let overlap = rings_from_trees || scratch.boxes_a[i].overlaps(&scratch.boxes_b[j]);
+            // The trees' candidates passed this box test when they were found.
+            let overlap = from_trees
+                || match boxes.as_mut() {
+                    Some(boxes) => boxes.overlap(i, j),
+                    None => scratch.boxes_a[i].overlaps(&scratch.boxes_b[j]),
+                };
             rec.record(|| TraceStep::BoundsTest {
                 piece_a: i,
                 piece_b: j,
@@ -254,13 +293,14 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
         let pair = q.piece(i, j);
         // GJK on pieces that turn out apart costs several iterations; a decomposed pair
         // only needs their gap bounded from below (the combine step keys them by it),
-        // and one axis, the direction between their world boxes' centres (built for the
-        // box test), tells many of them apart first.
+        // and one axis, the direction between their boxes' centres (built for the box
+        // test), tells many of them apart first.
         // When the axis does not tell them apart, GJK starts from the support point the
         // axis found (its first scan of both pieces would find the same vertices).
-        let axis = match (test, scratch.boxes_a.get(i), scratch.boxes_b.get(j)) {
-            (PairTest::GjkEpa, Some(box_a), Some(box_b)) if depth_need == DepthNeed::LowerBound && !rec.tracing() => {
-                box_axis_gap(&pair, box_a, box_b)
+        let axis = match (test, boxes.as_mut()) {
+            (PairTest::GjkEpa, Some(boxes)) if depth_need == DepthNeed::LowerBound => {
+                let (box_a, box_b) = boxes.pair(i, j);
+                box_axis_gap(&pair, &box_a, &box_b)
             }
             _ => None,
         };
@@ -283,7 +323,12 @@ fn collide_pieces(q: &ShapeQuery, test: PairTest, mut rec: Recorder, scratch: &m
         _ => {
             if !rings_from_trees {
                 // The combine step scans every piece's box, in A's frame.
-                boxes_in_a(q, &mut scratch.boxes_in_a);
+                if tracing {
+                    start_boxes_in_a(a, nb, &mut scratch.boxes_in_a);
+                }
+                for j in 0..nb {
+                    built_box(&mut scratch.boxes_in_a.1, j, b, &q.xf_ab);
+                }
             }
             // GJK's depths for several pieces are lower bounds (`DepthNeed::LowerBound`).
             let depths_exact = test == PairTest::Sat || depth_need == DepthNeed::Exact;
@@ -304,20 +349,18 @@ struct BoxAxis {
 }
 
 /// A lower bound on the gap between the pieces of `q` (radii included) as a separated
-/// answer (depth −gap, normal along the axis): their gap along the direction from the
-/// centre of B's world box `box_b` to the centre of A's `box_a`, less a rounding margin
-/// (a relative 1e-5 of the coordinates the products see, far above their few ulps, as
-/// the combine step's one-axis bound takes). For a unit u, every point a − b of their
-/// difference has u·(a − b) ≥ min u·a − max u·b. `None` when the centres coincide or a
-/// piece has no vertex.
+/// answer (depth −gap, normal along the axis, world frame): their gap along the
+/// direction from the centre of B's box `box_b` to the centre of A's `box_a` (both in
+/// A's frame), less a rounding margin (a relative 1e-5 of the coordinates the products
+/// see, far above their few ulps, as the combine step's one-axis bound takes). For a
+/// unit u, every point a − b of their difference has u·(a − b) ≥ min u·a − max u·b.
+/// `None` when the centres coincide or a piece has no vertex.
 fn box_axis_gap(q: &PieceQuery, box_a: &Aabb, box_b: &Aabb) -> Option<BoxAxis> {
-    let world = (box_a.center() - box_b.center()).normalize_or_zero();
-    if world == Vec2::ZERO || q.a.vertices.is_empty() || q.b.vertices.is_empty() {
+    let u = (box_a.center() - box_b.center()).normalize_or_zero();
+    if u == Vec2::ZERO || q.a.vertices.is_empty() || q.b.vertices.is_empty() {
         return None;
     }
-    // In A's frame, where the products are taken: A's vertices as they are, B's by
-    // u·(R·v + t) = (Rᵀu)·v + u·t.
-    let u = q.pose_a.rotation.apply_inv(world);
+    // In A's frame: A's vertices as they are, B's by u·(R·v + t) = (Rᵀu)·v + u·t.
     let (rot, t) = (q.xf_ab.rotation, q.xf_ab.translation);
     let u_b = rot.apply_inv(u);
     // Least and greatest by comparisons (a NaN product is skipped, as `f32::min` skips
@@ -326,15 +369,15 @@ fn box_axis_gap(q: &PieceQuery, box_a: &Aabb, box_b: &Aabb) -> Option<BoxAxis> {
     let (most_b, index_b) = extreme(q.b.vertices, |v| u_b.dot(v));
     let least_a = -least_a - q.a.radius;
     let most_b = most_b + u.dot(t) + q.b.radius;
-    // A piece's local coordinates are at most as large as its world box's corners are
-    // far from its shape's position.
+    // A piece's local coordinates are at most as large as its box's corners are far
+    // from its shape's position (up to the turn between the frames, well inside the
+    // margin).
     let reach = |b: &Aabb, at: Vec2| (b.min - at).abs().max((b.max - at).abs()).max_element();
-    let margin =
-        1e-5 * (reach(box_a, q.pose_a.translation) + reach(box_b, q.pose_b.translation) + t.abs().max_element());
+    let margin = 1e-5 * (reach(box_a, Vec2::ZERO) + reach(box_b, t) + t.abs().max_element());
     let gap = least_a - most_b - margin;
     Some(BoxAxis {
         gap: gap.is_finite().then(|| PairPenetration {
-            normal: -world,
+            normal: -q.pose_a.rotation.apply(u),
             depth: -gap,
         }),
         start: GjkStart { index_a, index_b },
@@ -362,10 +405,11 @@ const UNBUILT: Aabb = Aabb {
     max: Vec2::NAN,
 };
 
-/// Every piece's box in A's frame: A's pieces where they are (a polygon's piece tree
-/// holds them already), B's placed by `xf_ab`.
-fn boxes_in_a(q: &ShapeQuery, (boxes_a, boxes_b): &mut (Vec<Aabb>, Vec<Aabb>)) {
-    let (a, b) = (q.a, q.b);
+/// A's pieces' boxes in A's frame (where they are: a polygon's piece tree holds them),
+/// and B's `nb` not built yet.
+fn start_boxes_in_a(a: &Shape, nb: usize, (boxes_a, boxes_b): &mut (Vec<Aabb>, Vec<Aabb>)) {
+    boxes_b.clear();
+    boxes_b.resize(nb, UNBUILT);
     boxes_a.clear();
     match a {
         Shape::Polygon(pa) => {
@@ -374,11 +418,9 @@ fn boxes_in_a(q: &ShapeQuery, (boxes_a, boxes_b): &mut (Vec<Aabb>, Vec<Aabb>)) {
         }
         _ => boxes_a.extend((0..a.piece_count()).map(|i| piece_aabb(&a.piece(i), &Pose::IDENTITY))),
     }
-    boxes_b.clear();
-    boxes_b.extend((0..b.piece_count()).map(|j| piece_aabb(&b.piece(j), &q.xf_ab)));
 }
 
-/// Piece `i`'s world box from `boxes`, built there on first use.
+/// Piece `i`'s box (placed by `pose`) from `boxes`, built there on first use.
 #[inline]
 fn built_box(boxes: &mut [Aabb], i: usize, shape: &Shape, pose: &Pose) -> Aabb {
     if boxes[i].min.x.is_nan() {
@@ -402,7 +444,7 @@ pub const RING_TREE_MIN_PIECES: usize = 2048;
 /// (the piece tree paid from 16 vertices for the exact overlap test).
 pub const PIECE_TREE_MIN_PAIRS: usize = 64;
 
-/// The piece pairs whose world boxes overlap, found by descending both polygons' piece
+/// The piece pairs whose boxes overlap, found by descending both polygons' piece
 /// trees (Liu et al.'s (2018) bounding-volume hierarchy) instead of testing all
 /// `na × nb` pairs — into `found`, returning true — or false when the all-pairs loop
 /// should run: a trace is being recorded (lessons show
@@ -410,23 +452,20 @@ pub const PIECE_TREE_MIN_PAIRS: usize = 64;
 /// there are few pairs.
 ///
 /// The answer is the same either way. The tree compares boxes in A's frame (B's boxes
-/// turned into it and boxed again, grown by the touching tolerance), so it may drop a
-/// pair whose *world* boxes overlap — but only one whose pieces are apart by more than
-/// the tolerance, which the pair test would have found not penetrating. Every candidate
-/// is then checked with the same world-box test as the all-pairs loop, and the survivors
-/// are sorted into that loop's order, so the combine step sees the same hits in the
-/// same order. Only the work differs: fewer box tests, and sometimes fewer pair tests.
-/// The world boxes are built only for the candidates, so a query costs nothing per
-/// piece far from the other shape.
+/// turned into it and boxed again, grown by the touching tolerance), which hold the
+/// pieces' own boxes there. Every candidate is then checked with the same box test as
+/// the all-pairs loop (`boxes`, [`BoxesInA`]), and the survivors are sorted into that
+/// loop's order, so the combine step sees the same hits in the same order. Only the work
+/// differs: fewer box tests, and sometimes fewer pair tests. The boxes of B are built
+/// only for the candidates, so a query costs nothing per piece of B far from A.
 ///
-/// `boxes`, when given, holds one world box per piece (A's, B's), each built on first
-/// use ([`UNBUILT`] until then) and kept for the loop: a piece met by several
-/// candidates is boxed once.
+/// Without `boxes` (the combine step then reads the trees too, `RING_TREE_MIN_PIECES`),
+/// the check is the pieces' world boxes, built for each candidate.
 fn piece_tree_candidates(
     q: &ShapeQuery,
     tracing: bool,
     work: &mut Work,
-    boxes: Option<(&mut [Aabb], &mut [Aabb])>,
+    boxes: Option<&mut BoxesInA>,
     found: &mut Vec<(usize, usize)>,
 ) -> bool {
     let (a, pose_a, b, pose_b, config) = (q.a, &q.pose_a, q.b, &q.pose_b, q.config);
@@ -439,10 +478,10 @@ fn piece_tree_candidates(
     };
     let margin = config.touch_tolerance * q.scale;
     work.bv_tests += match boxes {
-        Some((boxes_a, boxes_b)) => {
+        Some(boxes) => {
             pa.piece_tree()
-                .for_each_overlapping_pair(pose_a, pb.piece_tree(), pose_b, margin, |i, j| {
-                    if built_box(boxes_a, i, a, pose_a).overlaps(&built_box(boxes_b, j, b, pose_b)) {
+                .for_each_overlapping_pair(&Pose::IDENTITY, pb.piece_tree(), &q.xf_ab, margin, |i, j| {
+                    if boxes.overlap(i, j) {
                         found.push((i, j));
                     }
                 })
