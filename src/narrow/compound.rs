@@ -17,8 +17,11 @@ use super::sat::{penetration_sat, penetration_sat_climbing};
 use super::trace::{Trace, TraceStep};
 use super::{contact_from_pair, query_scale, NarrowConfig, PairPenetration};
 use crate::bounds::Aabb;
-use crate::geometry::{ConvexView, Shape};
+use crate::geometry::Shape;
 use crate::math::{Pose, Vec2};
+
+mod piece_box;
+use piece_box::piece_aabb;
 
 /// Which exact test runs on each convex piece pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,41 +30,6 @@ pub(crate) enum PairTest {
     Sat,
     /// GJK, then EPA when the cores overlap.
     GjkEpa,
-}
-
-/// World box of a convex piece, radius included: `Aabb::from_points_posed(vertices,
-/// pose).inflated(radius)` to the bit, in about half its instructions. Two things differ
-/// in how it is computed, neither in what:
-/// - the translation is added to the least and greatest turned coordinates once, not to
-///   every vertex: rounding to nearest is monotone, so min_i fl(r_i + t) = fl(min_i r_i
-///   + t) (and the same for max);
-/// - the least and greatest are kept by comparisons (one `minss`/`maxss` each) rather
-///   than by `f32::min`/`max`, whose NaN rule costs four more instructions per lane.
-///   A NaN coordinate fails every comparison and is skipped, as `f32::min` skips it.
-///
-/// (Only the sign of a zero corner can differ, which no box test sees.) The single-convex
-/// path builds two of these for every pair it is asked about, most of which this box
-/// test ends: in callgrind on two overlapping octagons (`examples/gjk_workload.rs convex
-/// 8`) the two boxes were 430 of a query's 5000 instructions.
-#[inline]
-fn piece_aabb(view: &ConvexView, pose: &Pose) -> Aabb {
-    let (c, s) = (pose.rotation.cos, pose.rotation.sin);
-    let (mut lo_x, mut lo_y) = (f32::INFINITY, f32::INFINITY);
-    let (mut hi_x, mut hi_y) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
-    for v in view.vertices {
-        // `Rot::apply`, the same products in the same order.
-        let (x, y) = (c * v.x - s * v.y, s * v.x + c * v.y);
-        lo_x = if x < lo_x { x } else { lo_x };
-        lo_y = if y < lo_y { y } else { lo_y };
-        hi_x = if x > hi_x { x } else { hi_x };
-        hi_y = if y > hi_y { y } else { hi_y };
-    }
-    let t = pose.translation;
-    Aabb {
-        min: Vec2::new(lo_x, lo_y) + t,
-        max: Vec2::new(hi_x, hi_y) + t,
-    }
-    .inflated(view.radius)
 }
 
 /// Whether two shapes' bounding circles are apart by more than `margin` (m), or a pose is
