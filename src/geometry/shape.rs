@@ -147,6 +147,12 @@ impl Shape {
     }
 
     /// Convex piece `i` as a view (the shape itself for circles and segments).
+    // Always inlined: the piece loop and the combine step ask for pieces by index
+    // (`narrow/compound.rs`), and as a call, which the compiler kept even when asked
+    // to inline, it cost `examples/gjk_workload.rs` 163.5 M instructions against
+    // 162.4 M under GjkEpa (callgrind; SatDecomposed 142.4 M against 141.3 M), the
+    // same answers.
+    #[inline(always)]
     pub fn piece(&self, i: usize) -> ConvexView<'_> {
         match self {
             Shape::Circle(c) => c.view(),
