@@ -19,31 +19,21 @@ use crate::math::Vec2;
 use wide::{f32x4, f32x8};
 
 mod lanes;
-use lanes::lane_lower_eight;
 pub(crate) use lanes::{lane_higher, lane_lower};
+use lanes::{lane_lower_eight, project_lanes};
 
 /// Interval of `view`'s vertices projected on `axis` (both in the view's local frame).
 #[inline]
 pub(crate) fn project_interval(vertices: &[Vec2], axis: Vec2) -> (f32, f32) {
     let mut lo = f32::INFINITY;
     let mut hi = f32::NEG_INFINITY;
-    // Four independent running minima and maxima: one chain would make every vertex
-    // wait for the previous comparison (about four cycles each); with four chains the
-    // loop runs at the speed of the multiplies. Plain comparisons, not f32::min/max:
-    // those also handle NaN, which costs extra instructions on this hot loop, and a NaN
-    // coordinate cannot reach here (shapes and poses are validated).
-    let mut lo4 = [f32::INFINITY; 4];
-    let mut hi4 = [f32::NEG_INFINITY; 4];
-    let chunks = vertices.chunks_exact(4);
-    let rest = chunks.remainder();
-    for c in chunks {
-        for k in 0..4 {
-            let d = c[k].x * axis.x + c[k].y * axis.y;
-            lo4[k] = if d < lo4[k] { d } else { lo4[k] };
-            hi4[k] = if d > hi4[k] { d } else { hi4[k] };
-        }
-    }
-    for v in rest {
+    // Four independent running minima and maxima (lane k: vertices k, k + 4, …): one
+    // chain would make every vertex wait for the previous comparison. Plain
+    // comparisons, not f32::min/max: those also handle NaN, which costs extra
+    // instructions on this hot loop, and a NaN coordinate cannot reach here (shapes and
+    // poses are validated).
+    let (lo4, hi4) = project_lanes(vertices, axis);
+    for v in &vertices[vertices.len() / 4 * 4..] {
         let d = v.dot(axis);
         lo = if d < lo { d } else { lo };
         hi = if d > hi { d } else { hi };
