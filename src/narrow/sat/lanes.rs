@@ -128,8 +128,8 @@ mod tests {
                 let axis = Vec2::new(angle.cos(), angle.sin());
                 let mut want = ([f32::INFINITY; 4], [f32::NEG_INFINITY; 4]);
                 for c in vertices.chunks_exact(4) {
-                    for k in 0..4 {
-                        let d = c[k].x * axis.x + c[k].y * axis.y;
+                    for (k, v) in c.iter().enumerate() {
+                        let d = v.x * axis.x + v.y * axis.y;
                         want.0[k] = if d < want.0[k] { d } else { want.0[k] };
                         want.1[k] = if d > want.1[k] { d } else { want.1[k] };
                     }
