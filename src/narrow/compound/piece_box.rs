@@ -12,9 +12,10 @@ use crate::math::{Pose, Vec2};
 /// - the translation is added to the least and greatest turned coordinates once, not to
 ///   every vertex: rounding to nearest is monotone, so min_i fl(r_i + t) = fl(min_i r_i
 ///   + t) (and the same for max);
-/// - the least and greatest are kept by comparisons (one `minss`/`maxss` each) rather
-///   than by `f32::min`/`max`, whose NaN rule costs four more instructions per lane.
-///   A NaN coordinate fails every comparison and is skipped, as `f32::min` skips it.
+/// - the least and greatest are kept by comparisons (`minps`/`maxps` on two vertices at
+///   a time, [`turned_extremes_sse2`]) rather than by `f32::min`/`max`, whose NaN rule
+///   costs more instructions. A NaN coordinate fails every comparison and is skipped,
+///   as `f32::min` skips it.
 ///
 /// (Only the sign of a zero corner can differ, which no box test sees.) The single-convex
 /// path builds two of these for every pair it is asked about, most of which this box
