@@ -105,6 +105,34 @@ fn minimal_form_loads_with_the_documented_defaults() {
     assert_eq!(scene.pose(1).map(|p| p.translation.y), Some(3.0));
 }
 
+/// Bodies whose shape definitions are equal bit for bit share one built shape in the
+/// world (a pile of equal boxes reads one copy of its vertices); any difference, even
+/// the order of the points or a sign of zero, gives a shape of its own.
+#[test]
+fn bodies_of_equal_shapes_share_one_built_shape() {
+    let text = r#"(version: 1, bodies: [
+        (shape: Polygon(points: [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])),
+        (shape: Polygon(points: [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]), position: (0.0, 2.0)),
+        (shape: Polygon(points: [(0.5, -0.5), (0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5)]), position: (0.0, 4.0)),
+        (shape: Circle(radius: 0.5), position: (3.0, 0.0)),
+        (shape: Circle(radius: 0.5), position: (5.0, 0.0)),
+        (shape: Segment(a: (0.0, 0.0), b: (1.0, 0.0)), kind: Static),
+        (shape: Segment(a: (-0.0, 0.0), b: (1.0, 0.0)), kind: Static),
+    ])"#;
+    let scene = scene::parse(text, "shared.ron").expect("the scene loads");
+    let world = collision_lab::dynamics::World::from_scene(&scene);
+    let shapes: Vec<&Shape> = world.bodies().iter().map(|(_, b)| b.shape()).collect();
+    let shared = |i: usize, j: usize| std::ptr::eq(shapes[i], shapes[j]);
+    assert!(shared(0, 1) && shared(3, 4), "equal definitions share");
+    assert!(
+        !shared(0, 2) && !shared(5, 6) && !shared(0, 3),
+        "different definitions do not"
+    );
+    for (shape, built) in shapes.iter().zip(scene.shapes()) {
+        assert_eq!(*shape, built, "each body has the shape its definition builds");
+    }
+}
+
 #[test]
 fn shipped_minimal_scene_is_the_documented_text() {
     let text = std::fs::read_to_string(scenes_dir().join("minimal.ron")).expect("minimal.ron");

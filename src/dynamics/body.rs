@@ -24,6 +24,7 @@ use crate::bounds::Aabb;
 use crate::geometry::{Shape, ShapeDesc};
 use crate::math::{is_finite, Pose, Rot, Vec2};
 use crate::narrow::sat::{lane_higher, lane_lower};
+use std::sync::Arc;
 use wide::f32x4;
 
 mod set;
@@ -53,7 +54,9 @@ pub(crate) fn cross_sv(omega: f32, r: Vec2) -> Vec2 {
 pub struct Body {
     name: Option<String>,
     kind: BodyKind,
-    shape: Shape,
+    /// Shared by the bodies a scene gives the same shape (`World::from_scene_with`), so
+    /// that a pile of equal boxes reads one copy of its vertices.
+    shape: Arc<Shape>,
     /// The description the shape was built from, kept so the body can be saved as given.
     shape_desc: ShapeDesc,
     density: f32,
@@ -348,7 +351,7 @@ impl Body {
     /// World-frame bounding box of the shape at the current pose.
     pub fn aabb(&self) -> Aabb {
         let pose = self.pose();
-        match &self.shape {
+        match &*self.shape {
             Shape::Circle(c) => {
                 let r = Vec2::splat(c.radius());
                 Aabb::new(pose.translation - r, pose.translation + r)

@@ -11,6 +11,7 @@
 
 use crate::geometry::{Shape, ShapeDesc, ShapeError};
 use crate::math::Vec2;
+use std::sync::Arc;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -51,7 +52,7 @@ pub struct BodyDesc {
     pub restitution: f32,
     /// The built shape; private to the engine so it always is the one `shape_desc`
     /// builds.
-    pub(super) shape: Shape,
+    pub(super) shape: Arc<Shape>,
     /// What `shape` was built from, kept so the body is saved as it was given.
     pub(super) shape_desc: ShapeDesc,
 }
@@ -69,6 +70,11 @@ impl BodyDesc {
     /// shapes are built when it is loaded; building them again would double the cost of
     /// opening a big scene). The caller vouches that `shape` is `shape_desc.build()`.
     pub(crate) fn from_built(shape_desc: ShapeDesc, shape: Shape) -> BodyDesc {
+        BodyDesc::from_shared(shape_desc, Arc::new(shape))
+    }
+
+    /// As [`BodyDesc::from_built`] for a shape shared with other bodies.
+    pub(crate) fn from_shared(shape_desc: ShapeDesc, shape: Arc<Shape>) -> BodyDesc {
         BodyDesc {
             name: None,
             kind: BodyKind::default(),

@@ -33,6 +33,7 @@ use crate::dynamics::{
 };
 use crate::geometry::{Shape, ShapeDesc};
 use crate::math::Vec2;
+use std::sync::Arc;
 
 // The format's limit on points per pair is the engine's: a saved pair holds what a pair
 // holds. Should the engine's change, the format must decide (and say so in its docs).
@@ -92,7 +93,7 @@ impl BodyDef {
     }
 
     /// The engine's description of this body with `shape`, already built from it.
-    pub(super) fn desc_with(&self, shape: Shape) -> BodyDesc {
+    pub(super) fn desc_with(&self, shape: impl Into<Arc<Shape>>) -> BodyDesc {
         // Destructured so that a new field of the format cannot be forgotten here.
         let BodyDef {
             name,
@@ -106,7 +107,7 @@ impl BodyDef {
             friction,
             restitution,
         } = self;
-        let mut desc = BodyDesc::from_built(ShapeDesc::from(shape_def), shape);
+        let mut desc = BodyDesc::from_shared(ShapeDesc::from(shape_def), shape.into());
         desc.name = name.clone();
         desc.kind = *kind;
         desc.position = (*position).into();
