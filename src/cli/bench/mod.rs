@@ -19,6 +19,7 @@ mod big_curve;
 mod big_load;
 mod big_query;
 mod measure;
+mod redraw;
 mod report;
 mod svg;
 mod workload;
@@ -110,6 +111,10 @@ pub struct BenchArgs {
     /// Vertex counts of --big-query [default: 1000,10000]
     #[arg(long, value_name = "N,..", value_delimiter = ',')]
     query_vertices: Vec<usize>,
+    /// Only draw the Fig. 3 chart again from a results CSV a run wrote (to --svg, or
+    /// OUT_DIR/fig3.svg); nothing is measured
+    #[arg(long, value_name = "CSV", conflicts_with_all = ["big_load", "big_query"])]
+    redraw: Option<PathBuf>,
     /// No progress bar
     #[arg(long)]
     no_progress: bool,
@@ -130,6 +135,10 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
     if args.big_query {
         return run_big_query(args);
+    }
+    if let Some(csv) = &args.redraw {
+        let svg = args.svg.clone().unwrap_or_else(|| args.out_dir.join("fig3.svg"));
+        return redraw::run_redraw(csv, &svg);
     }
     let families: Vec<Family> = if args.families.is_empty() {
         DEFAULT_FAMILIES.to_vec()
