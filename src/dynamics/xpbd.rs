@@ -18,7 +18,10 @@
 //! - **A velocity pass** (§3.6) takes back what the projection must not leave behind:
 //!   the push-out speed of a contact (its normal velocity is set to zero, or to −e times
 //!   the approach speed for a bounce), and dynamic friction, limited by μ times the
-//!   normal impulse λn/h (the paper's h·μ·f_n with f_n = λn/h²).
+//!   normal impulse λn/h (the paper's h·μ·f_n with f_n = λn/h²). Where a pair is
+//!   stacked and at rest, the lower body counts as four times as heavy in that normal
+//!   impulse, so that one pass settles a tall stack instead of ringing it
+//!   (`LOWER_SCALE`, after shock propagation and mass scaling for stacking).
 //! - **Static friction as a position constraint** (§3.5): the drift along the surface
 //!   of two material points, fixed when the contact began to stick, is undone while the
 //!   needed correction stays within μ·λn — a box on a 20° slope stays exactly where it
@@ -47,6 +50,7 @@
 //!     v = (x − x_prev)/h
 //!     one velocity pass, for each point that was corrected or touches:
 //!         vn → (vn_before < −threshold ? −e·vn_before : 0)
+//!             (a stacked pair at rest: the lower body's 1/m and 1/I times LOWER_SCALE)
 //!         dynamic friction: impulse −vt/w_t, clamped to ±(μ·(λn/h + pn) − |λt|/h)
 //! ```
 //!
@@ -56,8 +60,9 @@
 //! (deep overlap before the substeps, with no velocity: `crowd.rs`), so bodies created
 //! inside each other separate over a few steps instead of flying apart.
 //!
-//! The rest of these docs (`xpbd/rocking_and_cost.md`): what was measured and tried on the
-//! 100-row pyramid that still rocks, and where a step's instructions go.
+//! The rest of these docs (`xpbd/rocking_and_cost.md`): how the 100-row pyramid that
+//! rocked was settled, what was measured and tried on it before, and where a step's
+//! instructions go.
 #![doc = include_str!("xpbd/rocking_and_cost.md")]
 
 use super::body_state::{BodyState, BodyStates};
@@ -68,6 +73,10 @@ use super::observe::{PassKind, SolverWatch};
 use super::settings::WorldSettings;
 use super::xpbd_wide::WideXpbd;
 use crate::math::{cross, Vec2};
+use stacking::scaled;
+pub(super) use stacking::{LOWER_SCALE, STACKED_COS};
+
+mod stacking;
 
 /// Per-slot positions at the start of the substep, and the passes' bundles of eight
 /// constraints (scratch, reused).
@@ -109,6 +118,8 @@ pub(crate) fn solve_step(
     let velocity_pass = VelocityPass {
         restitution_threshold: settings.restitution_threshold,
         inv_h,
+        up: -settings.gravity.normalize_or_zero(),
+        lower_scale: LOWER_SCALE,
     };
     let XpbdScratch { previous, wide } = scratch;
     // The pull-back's cone is the last step's λn alone (`pull_back_old_drift`): the
@@ -346,12 +357,12 @@ pub(super) fn pull_back_old_drift(states: &mut BodyStates, constraints: &mut Con
 ///   turned the box and pushed the other corner in, whose normal correction then
 ///   turned it back — a rocking that grew).
 ///
-/// Still open: the 100-row pyramid does not come to rest. Measured, it rocks rather
-/// than slips (module docs, "Still open", in `xpbd/rocking_and_cost.md`); tried on it here and not kept: pulling back
-/// at every substep's start as well (no better), a slip limit of twice the slop (no
-/// better), the velocity pass's full cone at held points, and a cone from the last
-/// substep's velocity-pass normal impulse at touching points (both let the 100-row
-/// pyramid collapse).
+/// The 100-row pyramid, which did not come to rest, rocked rather than slipped (module
+/// docs, "Settled", in `xpbd/rocking_and_cost.md`: the velocity pass settled it); tried
+/// on it here and not kept: pulling back at every substep's start as well (no better),
+/// a slip limit of twice the slop (no better), the velocity pass's full cone at held
+/// points, and a cone from the last substep's velocity-pass normal impulse at touching
+/// points (both let the 100-row pyramid collapse).
 ///
 /// One constraint after another: the reference `xpbd_wide.rs` is tested against.
 #[cfg(test)]
@@ -467,7 +478,14 @@ pub(super) fn settle_constraint(
         } else {
             0.0
         };
-        let w_n = inverse_effective_mass(&a, &b, r_a, r_b, n);
+        // The lower body of a stacked pair at rest weighs more here (`LOWER_SCALE`).
+        let (k_a, k_b) = if target == 0.0 && p.relative_velocity >= -settings.restitution_threshold {
+            settings.normal_scales(n)
+        } else {
+            (1.0, 1.0)
+        };
+        let (mut a_n, mut b_n) = (scaled(&a, k_a), scaled(&b, k_b));
+        let w_n = inverse_effective_mass(&a_n, &b_n, r_a, r_b, n);
         if w_n > 0.0 {
             // A pushed point is an equality (its normal speed becomes the target,
             // whichever way); a touching one may only be pushed apart. Both on the
@@ -477,7 +495,8 @@ pub(super) fn settle_constraint(
             let total = if pushed { wanted } else { wanted.max(0.0) };
             if total.is_finite() {
                 p.velocity_normal_impulse = total;
-                super::constraint::apply_impulse(&mut a, &mut b, r_a, r_b, (total - before) * n);
+                super::constraint::apply_impulse(&mut a_n, &mut b_n, r_a, r_b, (total - before) * n);
+                (a.v, a.w, b.v, b.w) = (a_n.v, a_n.w, b_n.v, b_n.w);
             }
         }
     }
@@ -555,4 +574,10 @@ pub(super) struct PositionPass {
 pub(super) struct VelocityPass {
     pub restitution_threshold: f32,
     pub inv_h: f32,
+    /// Against gravity, unit (zero without gravity): which body of a pair is the lower.
+    pub up: Vec2,
+    /// The factor on the lower body's inverse mass and inertia in a resting point's
+    /// normal impulse ([`VelocityPass::normal_scales`]; 1 leaves the pass as the paper
+    /// has it).
+    pub lower_scale: f32,
 }

@@ -5,7 +5,7 @@
 
 use super::super::body_state::BodyState;
 use super::super::lanes::{BodyLanes, Lf};
-use super::super::xpbd::{PositionPass, SubstepStart, VelocityPass};
+use super::super::xpbd::{PositionPass, SubstepStart, VelocityPass, STACKED_COS};
 use super::{Bundle, PointLanes, SMALL_RAD};
 
 /// `x.max(0.0)` as Rust compiles it on x86-64 (`maxss` of 0 and x, then NaN to 0):
@@ -313,10 +313,10 @@ struct SettleLanes {
     /// Masks: the point acts (pushed, or touching), and it was pushed this substep.
     acts: Lf,
     pushed: Lf,
-    /// The normal velocity it is driven to (m/s), and the inverse effective masses
-    /// along the normal and the tangent.
+    /// The normal velocity it is driven to (m/s), and the inverse effective mass along
+    /// the tangent (the normal's is taken when the impulse is: its masses depend on the
+    /// velocities then, `VelocityPass::normal_scales`).
     target: Lf,
-    w_n: Lf,
     w_t: Lf,
 }
 
@@ -351,8 +351,26 @@ fn settle_geometry(
         acts,
         pushed,
         target: bounce.select(-restitution * p.relative_velocity, Lf::ZERO),
-        w_n: m.inverse_effective_mass(r_a, r_b, nx, ny),
         w_t: m.inverse_effective_mass(r_a, r_b, ny, -nx),
+    }
+}
+
+/// The masses a point's normal impulse moves: `xpbd::VelocityPass::normal_scales`, where
+/// the target is zero, on each lane.
+#[inline]
+fn normal_masses(m: &Masses, p: &PointLanes, target: Lf, settings: &VelocityPass) -> Masses {
+    let (ux, uy) = (Lf::splat(settings.up.x), Lf::splat(settings.up.y));
+    let along = p.normal_x * ux + p.normal_y * uy;
+    let resting = target.simd_eq(Lf::ZERO) & p.relative_velocity.simd_ge(-Lf::splat(settings.restitution_threshold));
+    let stacked = Lf::splat(STACKED_COS);
+    let (k, one) = (Lf::splat(settings.lower_scale), Lf::ONE);
+    let k_a = (resting & along.simd_gt(stacked)).select(k, one);
+    let k_b = (resting & along.simd_lt(-stacked)).select(k, one);
+    Masses {
+        inv_mass_a: m.inv_mass_a * k_a,
+        inv_inertia_a: m.inv_inertia_a * k_a,
+        inv_mass_b: m.inv_mass_b * k_b,
+        inv_inertia_b: m.inv_inertia_b * k_b,
     }
 }
 
@@ -385,13 +403,15 @@ pub(super) fn settle_bundle(states: &mut [BodyState], bundle: &mut Bundle, setti
         let (nx, ny) = (p.normal_x, p.normal_y);
         let (vx, vy) = relative_velocity(&a, &b, r_a, r_b);
         let vn = vx * nx + vy * ny;
+        let m_n = normal_masses(&m, p, g.target, settings);
+        let w_n = m_n.inverse_effective_mass(r_a, r_b, nx, ny);
         let before = p.velocity_normal_impulse;
-        let wanted = before + (g.target - vn) / g.w_n;
+        let wanted = before + (g.target - vn) / w_n;
         let total = g.pushed.select(wanted, max_zero(wanted));
-        let apply = acts & g.w_n.simd_gt(Lf::ZERO) & total.is_finite();
+        let apply = acts & w_n.simd_gt(Lf::ZERO) & total.is_finite();
         p.velocity_normal_impulse = apply.select(total, before);
         let impulse = total - before;
-        m.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * nx, impulse * ny), apply);
+        m_n.apply_impulse(&mut a, &mut b, (r_a, r_b), (impulse * nx, impulse * ny), apply);
     }
     for (p, g) in bundle.point[..count].iter_mut().zip(&geometry) {
         let acts = g.acts;

@@ -148,6 +148,8 @@ fn bits(states: &BodyStates, constraints: &Constraints) -> Vec<u32> {
 const VELOCITY_PASS: VelocityPass = VelocityPass {
     restitution_threshold: 1.0,
     inv_h: 240.0,
+    up: Vec2::new(0.0, 1.0),
+    lower_scale: crate::dynamics::xpbd::LOWER_SCALE,
 };
 const SLOP: f32 = 0.005;
 const MAX_PUSH_M: f32 = 3.0 / 240.0;

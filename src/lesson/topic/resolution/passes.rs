@@ -121,7 +121,7 @@ pub(super) fn steps(lesson: &Lesson, m: usize, frames: &[Frame], shown: &[usize]
             ),
             _ => (
                 "velocity pass".to_string(),
-                format!("Velocities are read off the positions, v = (x - x_prev)/h; then each pushed point's normal speed is set to zero (or -e times its approach), and dynamic friction takes what static friction left of the cone. The lambdas are the position passes'. {state}"),
+                format!("Velocities are read off the positions, v = (x - x_prev)/h; then each pushed point's normal speed is set to zero (or -e times its approach), the lower box of each resting pair counting as four times as heavy, so that one pass settles the column instead of sending half of each correction down it; and dynamic friction takes what static friction left of the cone. The lambdas are the position passes'. {state}"),
                 line::VELOCITY_PASS,
             ),
         };
