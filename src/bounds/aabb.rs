@@ -74,6 +74,23 @@ impl Aabb {
         self.min.x <= other.max.x && other.min.x <= self.max.x && self.min.y <= other.max.y && other.min.y <= self.max.y
     }
 
+    /// [`Aabb::overlaps`] with its four comparisons all made and combined with `&`
+    /// instead of `&&`: for the broad phase's tree queries and kept pairs, whose boxes
+    /// overlap or not about half the time. Short-circuited there, each comparison was a
+    /// branch the processor could not predict, and the test was a third of the tree
+    /// query's samples on the 1000-polygon rain (broad phase 0.112 → 0.107 ms a step
+    /// there, 0.178 → 0.168 ms on the 5050-box pyramid: medians of 8 and 4 alternating
+    /// runs). The same answer: a NaN fails a comparison either way. Elsewhere the first
+    /// comparison mostly decides; used everywhere, it left the narrow phase slower
+    /// (0.225 → 0.240 ms on the rain).
+    #[inline]
+    pub fn overlaps_unbranched(&self, other: &Aabb) -> bool {
+        (self.min.x <= other.max.x)
+            & (other.min.x <= self.max.x)
+            & (self.min.y <= other.max.y)
+            & (other.min.y <= self.max.y)
+    }
+
     /// The box grown by `margin` on every side.
     pub fn inflated(&self, margin: f32) -> Aabb {
         Aabb {

@@ -370,7 +370,7 @@ impl DynamicTree {
             for child in [node.child1, node.child2] {
                 let c = &self.nodes[child as usize];
                 tests += 1;
-                if !c.aabb.overlaps(aabb) {
+                if !c.aabb.overlaps_unbranched(aabb) {
                     continue;
                 }
                 if c.is_leaf() {

@@ -214,7 +214,7 @@ impl AabbTreeBroadPhase {
         // 3. The kept pairs whose tight boxes overlap.
         for &(a, b) in &self.pairs {
             let (pa, pb) = (&proxies[a as usize], &proxies[b as usize]);
-            if pa.aabb.overlaps(&pb.aabb) {
+            if pa.aabb.overlaps_unbranched(&pb.aabb) {
                 push_pair(out, pa.id, pb.id);
             }
         }
