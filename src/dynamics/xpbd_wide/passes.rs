@@ -314,8 +314,8 @@ struct SettleLanes {
     acts: Lf,
     pushed: Lf,
     /// The normal velocity it is driven to (m/s), and the inverse effective mass along
-    /// the tangent (the normal's is taken when the impulse is: its masses depend on the
-    /// velocities then, `VelocityPass::normal_scales`).
+    /// the tangent (the normal's is taken with the impulse, from the masses the impulse
+    /// moves: [`normal_masses`]).
     target: Lf,
     w_t: Lf,
 }
