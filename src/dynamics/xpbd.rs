@@ -479,7 +479,7 @@ pub(super) fn settle_constraint(
             0.0
         };
         // The lower body of a stacked pair at rest weighs more here (`LOWER_SCALE`).
-        let (k_a, k_b) = if target == 0.0 && p.relative_velocity >= -settings.restitution_threshold {
+        let (k_a, k_b) = if target == 0.0 && p.relative_velocity.abs() <= settings.restitution_threshold {
             settings.normal_scales(n)
         } else {
             (1.0, 1.0)

@@ -361,7 +361,10 @@ fn settle_geometry(
 fn normal_masses(m: &Masses, p: &PointLanes, target: Lf, settings: &VelocityPass) -> Masses {
     let (ux, uy) = (Lf::splat(settings.up.x), Lf::splat(settings.up.y));
     let along = p.normal_x * ux + p.normal_y * uy;
-    let resting = target.simd_eq(Lf::ZERO) & p.relative_velocity.simd_ge(-Lf::splat(settings.restitution_threshold));
+    let resting = target.simd_eq(Lf::ZERO)
+        & p.relative_velocity
+            .abs()
+            .simd_le(Lf::splat(settings.restitution_threshold));
     let stacked = Lf::splat(STACKED_COS);
     let (k, one) = (Lf::splat(settings.lower_scale), Lf::ONE);
     let k_a = (resting & along.simd_gt(stacked)).select(k, one);
