@@ -4,6 +4,7 @@
 //! should not need one, and its bars should stay those of the run the tables quote.
 
 use super::measure::Method;
+use super::report::pair_weighted_mean;
 use super::{svg, write_file, CliError};
 use collision_lab::geometry::families::Family;
 use std::path::Path;
@@ -56,14 +57,13 @@ fn bars(rows: &[Row]) -> Bars {
     let mut means = Vec::new();
     for &f in &families {
         for &m in &methods {
-            let (sum, weight) = rows
-                .iter()
-                .filter(|r| r.family == f && r.method == m && !r.mean_ns.is_nan())
-                .fold((0.0, 0.0), |(s, n), r| {
-                    (s + r.mean_ns * r.pairs as f64, n + r.pairs as f64)
-                });
-            if weight > 0.0 {
-                means.push((f, m, sum / weight));
+            let mean = pair_weighted_mean(
+                rows.iter()
+                    .filter(|r| r.family == f && r.method == m)
+                    .map(|r| (r.mean_ns, r.pairs)),
+            );
+            if !mean.is_nan() {
+                means.push((f, m, mean));
             }
         }
     }

@@ -194,10 +194,17 @@ fn micros(ns: f64) -> String {
 
 /// Rows of one method, pooled: pair-weighted mean of a field.
 fn pooled(rows: &[&Row], f: impl Fn(&Row) -> f64) -> f64 {
-    let (s, n) = rows
-        .iter()
-        .filter(|r| !f(r).is_nan())
-        .fold((0.0, 0.0), |(s, n), r| (s + f(r) * r.pairs as f64, n + r.pairs as f64));
+    pair_weighted_mean(rows.iter().map(|r| (f(r), r.pairs)))
+}
+
+/// The mean of `(value, pairs)` weighted by the pairs, NaN values left out (NaN when
+/// none is left): how rows of workloads are pooled, here and in `redraw.rs`.
+pub fn pair_weighted_mean(values: impl Iterator<Item = (f64, usize)>) -> f64 {
+    let (s, n) = values
+        .filter(|(v, _)| !v.is_nan())
+        .fold((0.0, 0.0), |(s, n), (v, pairs)| {
+            (s + v * pairs as f64, n + pairs as f64)
+        });
     if n == 0.0 {
         f64::NAN
     } else {
