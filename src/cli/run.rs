@@ -181,6 +181,7 @@ struct Summary {
     total: Vec<Duration>,
     candidate_pairs: u64,
     reused_pairs: u64,
+    known_apart_pairs: u64,
     contacts: u64,
     work: WorkSums,
     removed: u64,
@@ -249,6 +250,7 @@ impl Summary {
             total: Vec::new(),
             candidate_pairs: 0,
             reused_pairs: 0,
+            known_apart_pairs: 0,
             contacts: 0,
             work: WorkSums::default(),
             removed: 0,
@@ -275,6 +277,7 @@ impl Summary {
         self.total.push(p.total);
         self.candidate_pairs += u64::from(p.candidate_pairs);
         self.reused_pairs += u64::from(p.reused_pairs);
+        self.known_apart_pairs += u64::from(p.known_apart_pairs);
         self.contacts += u64::from(p.contacts);
         self.work.add(&p.work);
         self.removed += report.removed.len() as u64;
@@ -354,6 +357,7 @@ struct PhasesJson {
 struct CountersJson {
     candidate_pairs: f64,
     reused_pairs: f64,
+    known_apart_pairs: f64,
     contacts: f64,
     nv: f64,
     np: f64,
@@ -452,6 +456,7 @@ impl RunJson {
             counters: CountersJson {
                 candidate_pairs: summary.per_step(summary.candidate_pairs),
                 reused_pairs: summary.per_step(summary.reused_pairs),
+                known_apart_pairs: summary.per_step(summary.known_apart_pairs),
                 contacts: summary.per_step(summary.contacts),
                 nv: summary.per_step(summary.work.bv_tests),
                 np: summary.per_step(summary.work.primitive_tests),
@@ -518,6 +523,7 @@ fn write_table(out: &mut impl Write, r: &RunJson) -> Result<(), CliError> {
     for (name, value) in [
         ("candidate pairs", c.candidate_pairs),
         ("  of which reused", c.reused_pairs),
+        ("  of which known apart", c.known_apart_pairs),
         ("contacts", c.contacts),
         ("Nv (bounding-volume tests)", c.nv),
         ("Np (primitive tests)", c.np),

@@ -47,7 +47,13 @@
 //! races the pairs the narrow phase runs on. The judgement is a pure function of the
 //! stored contacts and the poses, so it does not depend on threads or the broad phase,
 //! and a scene's state block stores it (a resumed run continues exactly).
+//!
+//! **Pairs known to be apart.** A candidate pair found farther apart than its margin
+//! has no points, and is not tested again while the bodies cannot have closed the gap
+//! the test measured (`apart.rs`): this changes no answer, only the work.
 
+mod apart;
+mod chunks;
 mod pair;
 mod state;
 
@@ -56,6 +62,8 @@ use super::manifold::ContactManifold;
 use crate::bounds::Aabb;
 use crate::math::Vec2;
 use crate::narrow::{Algorithm, Contact, ContactId, NarrowConfig, Work};
+use apart::ApartPair;
+use chunks::{detect_in_chunks, ChunkOut};
 use pair::{detect_pair, Detected, PairAnswer};
 
 /// Most points one pair holds: the narrow phase's two (or four speculative), plus kept
@@ -281,6 +289,11 @@ pub(crate) struct ContactSet {
     previous: Vec<PairContact>,
     previous_points: Vec<PointContact>,
     previous_answers: Vec<PairAnswer>,
+    /// The candidate pairs found farther apart than their margin, this step's and last
+    /// step's, sorted by slots (`apart.rs`; not saved: a pair left out is only tested
+    /// again).
+    apart: Vec<ApartPair>,
+    previous_apart: Vec<ApartPair>,
     /// The parallel detection's per-chunk buffers (scratch, reused).
     chunks: Vec<ChunkOut>,
     /// The narrow phase's tuning the contacts were made with: under another, none is
@@ -316,14 +329,17 @@ pub(crate) struct DetectCounts {
     pub work: Work,
     pub touching: u32,
     pub points: u32,
-    /// Pairs whose contact was reused, not tested (see the module docs).
+    /// Pairs whose contact was reused, not tested (see the module docs) …
     pub reused: u32,
+    /// … and pairs known to be still apart, not tested either (`apart.rs`).
+    pub known_apart: u32,
 }
 
 impl ContactSet {
     /// Forgets every contact of the body in `slot` (removed or rebuilt).
     pub fn forget_slot(&mut self, slot: u32) {
         self.pairs.retain(|p| p.slot_a != slot && p.slot_b != slot);
+        self.apart.retain(|p| p.slot_a != slot && p.slot_b != slot);
     }
 
     /// Forgets everything (the resolution changed: impulses of one solver mean nothing
@@ -335,6 +351,8 @@ impl ContactSet {
         self.previous.clear();
         self.previous_points.clear();
         self.previous_answers.clear();
+        self.apart.clear();
+        self.previous_apart.clear();
         self.config = None;
     }
 
@@ -368,6 +386,8 @@ impl ContactSet {
             previous: previous_pairs,
             previous_points,
             previous_answers,
+            apart,
+            previous_apart,
             chunks,
             config,
         } = self;
@@ -376,9 +396,12 @@ impl ContactSet {
         std::mem::swap(pairs, previous_pairs);
         std::mem::swap(points, previous_points);
         std::mem::swap(answers, previous_answers);
+        std::mem::swap(apart, previous_apart);
         pairs.clear();
         points.clear();
         answers.clear();
+        apart.clear();
+        make_room(apart, candidate_pairs.len());
         make_room(pairs, candidate_pairs.len());
         make_room(answers, candidate_pairs.len());
         make_room(points, candidate_pairs.len() * MAX_POINTS);
@@ -386,6 +409,7 @@ impl ContactSet {
             pairs: previous_pairs,
             points: previous_points,
             answers: previous_answers,
+            apart: previous_apart,
             reuse,
         };
         match on_pair {
@@ -394,6 +418,7 @@ impl ContactSet {
                     pairs,
                     points,
                     answers,
+                    apart,
                     counts: DetectCounts::default(),
                 };
                 detect_in_chunks(bodies, candidate_pairs, input, &previous, chunks, out)
@@ -403,6 +428,7 @@ impl ContactSet {
                     pairs,
                     points,
                     answers,
+                    apart,
                     counts: DetectCounts::default(),
                 };
                 detect_run(bodies, candidate_pairs, input, &previous, &mut out, on_pair);
@@ -455,16 +481,14 @@ fn make_room<T>(buffer: &mut Vec<T>, needed: usize) {
     }
 }
 
-/// Chunks per thread when detecting in parallel: some chunks hold costlier pairs (a
-/// non-convex body among boxes), so a thread that finishes early takes another.
-const CHUNKS_PER_THREAD: usize = 4;
-
 /// The previous step's contacts, sorted by slots, which the detection carries impulses
 /// and stick points over from.
 struct Previous<'a> {
     pairs: &'a [PairContact],
     points: &'a [PointContact],
     answers: &'a [PairAnswer],
+    /// The pairs found apart (`apart.rs`).
+    apart: &'a [ApartPair],
     /// Their contacts may be reused (made with the same narrow-phase tuning).
     reuse: bool,
 }
@@ -474,6 +498,11 @@ impl Previous<'_> {
     fn start_of(&self, (ia, ib): (u32, u32)) -> usize {
         self.pairs.partition_point(|p| (p.slot_a, p.slot_b) < (ia, ib))
     }
+
+    /// Index of the first pair found apart not before `(ia, ib)`.
+    fn apart_start_of(&self, (ia, ib): (u32, u32)) -> usize {
+        self.apart.partition_point(|p| (p.slot_a, p.slot_b) < (ia, ib))
+    }
 }
 
 /// Where one run of the detection writes: its pairs (with `first` indexing `points`,
@@ -482,16 +511,7 @@ struct DetectOut<'a> {
     pairs: &'a mut Vec<PairContact>,
     points: &'a mut Vec<PointContact>,
     answers: &'a mut Vec<PairAnswer>,
-    counts: DetectCounts,
-}
-
-/// One chunk's output in a parallel detection, kept between steps so that a step in
-/// steady state does not allocate.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ChunkOut {
-    pairs: Vec<PairContact>,
-    points: Vec<PointContact>,
-    answers: Vec<PairAnswer>,
+    apart: &'a mut Vec<ApartPair>,
     counts: DetectCounts,
 }
 
@@ -507,88 +527,40 @@ fn detect_run(
     let Some(&first) = candidate_pairs.first() else {
         return;
     };
-    let mut prev_index = previous.start_of(first);
+    let (mut prev_index, mut apart_index) = (previous.start_of(first), previous.apart_start_of(first));
     for &(ia, ib) in candidate_pairs {
-        // The previous step's contact of this pair, if any: both lists are sorted.
+        // The previous step's contact of this pair, if any, and whether it was found
+        // apart: the lists are sorted.
         while prev_index < previous.pairs.len()
             && (previous.pairs[prev_index].slot_a, previous.pairs[prev_index].slot_b) < (ia, ib)
         {
             prev_index += 1;
         }
+        while apart_index < previous.apart.len()
+            && (previous.apart[apart_index].slot_a, previous.apart[apart_index].slot_b) < (ia, ib)
+        {
+            apart_index += 1;
+        }
+        let was_apart = previous
+            .apart
+            .get(apart_index)
+            .filter(|p| (p.slot_a, p.slot_b) == (ia, ib) && previous.reuse);
         let pairs_before = out.pairs.len();
         let detected = detect_pair(
             bodies,
             (ia, ib),
             input,
-            previous,
-            prev_index,
+            (previous, prev_index, was_apart),
             PointBuffer::after(out.points),
-            (out.pairs, out.answers),
+            (out.pairs, out.answers, out.apart),
             on_pair.as_mut(),
             &mut out.counts.work,
         );
         out.counts.reused += u32::from(detected == Detected::Reused);
+        out.counts.known_apart += u32::from(detected == Detected::KnownApart);
         if let Some(pair) = out.pairs.get(pairs_before) {
             out.counts.touching += u32::from(pair.touching);
             out.counts.points += u32::from(pair.count);
         }
     }
-}
-
-/// The detection on rayon's threads: the sorted candidates cut into chunks, each
-/// detected into its own buffers, then joined in order. Every pair's contact depends on
-/// that pair alone, so the contacts (and the state hash) are the same for any number of
-/// threads and any cut (tests/threads.rs).
-fn detect_in_chunks(
-    bodies: &BodySet,
-    candidate_pairs: &[(u32, u32)],
-    input: &DetectInput,
-    previous: &Previous,
-    chunks: &mut Vec<ChunkOut>,
-    DetectOut {
-        pairs, points, answers, ..
-    }: DetectOut,
-) -> DetectCounts {
-    use rayon::prelude::*;
-    let count = (rayon::current_num_threads() * CHUNKS_PER_THREAD).min(candidate_pairs.len());
-    let chunk_len = candidate_pairs.len().div_ceil(count);
-    if chunks.len() < count {
-        chunks.resize_with(count, ChunkOut::default);
-    }
-    chunks[..count]
-        .par_iter_mut()
-        .zip(candidate_pairs.par_chunks(chunk_len))
-        .for_each(|(chunk, run)| {
-            chunk.pairs.clear();
-            chunk.points.clear();
-            chunk.answers.clear();
-            // Room for the most the run can give: the cut moves as the pairs come and go.
-            make_room(&mut chunk.pairs, run.len());
-            make_room(&mut chunk.points, run.len() * MAX_POINTS);
-            make_room(&mut chunk.answers, run.len());
-            let mut out = DetectOut {
-                pairs: &mut chunk.pairs,
-                points: &mut chunk.points,
-                answers: &mut chunk.answers,
-                counts: DetectCounts::default(),
-            };
-            detect_run(bodies, run, input, previous, &mut out, None);
-            chunk.counts = out.counts;
-        });
-    let mut counts = DetectCounts::default();
-    for chunk in &chunks[..count] {
-        let (point_offset, answer_offset) = (points.len() as u32, answers.len() as u32);
-        pairs.extend(chunk.pairs.iter().map(|p| PairContact {
-            first: p.first + point_offset,
-            answer: p.answer + answer_offset,
-            ..*p
-        }));
-        points.extend_from_slice(&chunk.points);
-        answers.extend_from_slice(&chunk.answers);
-        counts.work.add(&chunk.counts.work);
-        counts.touching += chunk.counts.touching;
-        counts.points += chunk.counts.points;
-        counts.reused += chunk.counts.reused;
-    }
-    counts
 }

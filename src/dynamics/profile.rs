@@ -32,6 +32,9 @@ pub struct StepProfile {
     /// Candidate pairs whose contact was reused, not tested: their bodies had not moved
     /// against each other (`contacts.rs`).
     pub reused_pairs: u32,
+    /// Candidate pairs not tested because they are certainly still farther apart than
+    /// their margin (`contacts/apart.rs`).
+    pub known_apart_pairs: u32,
     /// Contact points of those pairs.
     pub contact_points: u32,
     /// Narrow-phase work summed over every candidate pair (Nv, Np, axes, GJK and EPA

@@ -453,6 +453,7 @@ impl World {
         profile.work.add(&counts.work);
         profile.contacts += counts.touching;
         profile.reused_pairs += counts.reused;
+        profile.known_apart_pairs += counts.known_apart;
         profile.contact_points += counts.points;
         if settings.sleeping {
             sleep::wake_touched(

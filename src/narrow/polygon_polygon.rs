@@ -548,7 +548,11 @@ pub(crate) fn detect_polygon_polygon_sat(
         work.piece_pairs_tested += 1;
         let mut speculative = SpeculativePoints::default();
         let gap = -depth;
-        if !(gap.is_nan() || gap > margin) {
+        if gap > margin {
+            // The SAT stopped on this axis: A's edge normal or the opposite of B's
+            // (`sat_one_sided_in_a`), or, from the two-sided run, one of their opposites.
+            speculative.prove_apart(gap);
+        } else if !gap.is_nan() {
             let points = match rectangles {
                 Some(_) => rectangles::clip_rectangles_in_a(&pair, normal, -gap, margin),
                 None => clip_in_a(&pair, normal, -gap, margin),

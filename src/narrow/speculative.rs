@@ -37,10 +37,23 @@ use crate::math::{Pose, Vec2};
 pub const MAX_SPECULATIVE_POINTS: usize = 4;
 
 /// Points where two separated shapes would touch, each with its own normal.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+///
+/// Two answers are equal when their points are: the proof of a gap
+/// ([`SpeculativePoints::proven_gap`]) records how one path found the answer, not the
+/// answer.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct SpeculativePoints {
     points: [(Vec2, ContactPoint); MAX_SPECULATIVE_POINTS],
     len: u8,
+    /// When the pair is farther apart than the margin and the test that found it so
+    /// stopped on an edge normal of A or B (or its opposite): the gap along it (m).
+    proven_gap: Option<f32>,
+}
+
+impl PartialEq for SpeculativePoints {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
 }
 
 impl SpeculativePoints {
@@ -53,6 +66,21 @@ impl SpeculativePoints {
     /// True when no piece pair is within the margin.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The gap (m) along the axis that proved the pair farther apart than the margin,
+    /// when the fused two-polygon test did (`polygon_polygon::detect_polygon_polygon_sat`).
+    /// The axis is an edge normal of A or of B, or its opposite, and the separating axis
+    /// tests of every algorithm try it and stop on any gap above the margin: while the
+    /// bodies have not moved against each other by `gap − margin`, the pair still has no
+    /// points (`dynamics::contacts::apart`). `None` for every other answer.
+    pub fn proven_gap(&self) -> Option<f32> {
+        self.proven_gap
+    }
+
+    /// Records the gap that proved the pair apart (see [`Self::proven_gap`]).
+    pub(super) fn prove_apart(&mut self, gap: f32) {
+        self.proven_gap = Some(gap);
     }
 
     pub(super) fn push(&mut self, normal: Vec2, p: ContactPoint) {

@@ -2,8 +2,8 @@
 //! whole contact reused (see the parent module's docs).
 
 use super::{
-    ContactId, ContactManifold, DetectInput, OnPair, PairContact, PointBuffer, PointContact, Previous, RelativePose,
-    KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
+    ApartPair, ContactId, ContactManifold, DetectInput, OnPair, PairContact, PointBuffer, PointContact, Previous,
+    RelativePose, KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
 };
 use crate::dynamics::body::{Body, BodySet};
 use crate::math::{Pose, Rot, Vec2};
@@ -191,6 +191,9 @@ pub(super) enum Detected {
     Nothing,
     /// The pair's contact was reused (see the module docs); the narrow phase did not run.
     Reused,
+    /// The pair is still apart by more than its margin (`apart.rs`); the narrow phase
+    /// did not run.
+    KnownApart,
     /// The narrow phase ran on the pair.
     Tested,
 }
@@ -202,16 +205,15 @@ pub(super) enum Detected {
 /// by value with the narrow phase's answer, a pair was copied twice more (2% of a step
 /// of the 5050-box pyramid went to copying). `on_pair` sees the narrow phase's answer
 /// when it ran (race mode). `previous.pairs[prev_index]` is this pair's previous
-/// contact if it has one.
-#[allow(clippy::too_many_arguments)] // one pair's inputs and the two outputs it writes
+/// contact if it has one; `was_apart`, the pair as last found apart, if it was.
+#[allow(clippy::too_many_arguments)] // one pair's inputs and the three outputs it writes
 pub(super) fn detect_pair(
     bodies: &BodySet,
     (ia, ib): (u32, u32),
     input: &DetectInput,
-    previous_contacts: &Previous,
-    prev_index: usize,
+    (previous_contacts, prev_index, was_apart): (&Previous, usize, Option<&ApartPair>),
     mut gathered: PointBuffer,
-    (pairs, answers): (&mut Vec<PairContact>, &mut Vec<PairAnswer>),
+    (pairs, answers, apart): (&mut Vec<PairContact>, &mut Vec<PairAnswer>, &mut Vec<ApartPair>),
     on_pair: Option<&mut OnPair>,
     work: &mut Work,
 ) -> Detected {
@@ -221,6 +223,15 @@ pub(super) fn detect_pair(
     ) else {
         return Detected::Nothing;
     };
+    let margin =
+        input.margins.get(ia as usize).copied().unwrap_or(0.0) + input.margins.get(ib as usize).copied().unwrap_or(0.0);
+    let relative = RelativePose::of(a, b);
+    if let Some(was) = was_apart.filter(|p| (p.handle_a, p.handle_b) == (handle_a, handle_b)) {
+        if was.still_apart(&relative, a, b, margin) {
+            apart.push(*was);
+            return Detected::KnownApart;
+        }
+    }
     let previous_pair = previous_contacts
         .pairs
         .get(prev_index)
@@ -228,9 +239,6 @@ pub(super) fn detect_pair(
     let previous: Option<&[PointContact]> = previous_pair.map(|p| &previous_contacts.points[p.range()]);
     // B's pose only when the narrow phase runs: a reused pair does not need it.
     let pose_a = a.pose();
-    let margin =
-        input.margins.get(ia as usize).copied().unwrap_or(0.0) + input.margins.get(ib as usize).copied().unwrap_or(0.0);
-    let relative = RelativePose::of(a, b);
     let frame = PairFrame::of(a, b, input.warm_starting);
     if let (Some(old), Some(old_points), true) = (previous_pair, previous, previous_contacts.reuse) {
         // The shapes are looked at only when the move is between the two tolerances.
@@ -367,6 +375,16 @@ pub(super) fn detect_pair(
         }
     }
     let (first, count) = gathered.range();
+    if let (0, Some(gap)) = (count, speculative.proven_gap()) {
+        apart.push(ApartPair {
+            slot_a: ia,
+            slot_b: ib,
+            handle_a,
+            handle_b,
+            detected_at: relative,
+            gap,
+        });
+    }
     if count > 0 {
         let answer = answers.len() as u32;
         if contact.intersect {
