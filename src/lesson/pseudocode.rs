@@ -414,7 +414,7 @@ const RESOLUTION: &[&str] = &[
     "position-based: v += g h; x += v h (predict)",
     "    position passes: d lambda = -C / (wA + wB), both moved by their shares",
     "    in the last, after each contact: static friction, |lambda_t| <= mu lambda_n",
-    "    v = (x - x_prev) / h; velocity pass: vn -> 0 (or -e vn before); friction",
+    "    v = (x - x_prev)/h; velocity pass: vn -> 0 (or -e vn); resting: lower body 4x; friction",
     "impulses: v += g h; warm start: apply last step's impulses",
     "    velocity iterations: lambda = max(0, acc + d lambda) - acc",
     "    x += v h; relax iterations: the same without the bias",
