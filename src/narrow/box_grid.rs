@@ -164,7 +164,15 @@ impl BoxGrid {
             self.question = 1;
         }
         let q = self.question;
-        out.extend_from_slice(&self.wide);
+        // An item listed in parts (an edge's two live parts, `combine/cover.rs`) may be
+        // both wide and in the cells: it is returned once all the same.
+        for &id in &self.wide {
+            let seen = &mut self.seen[id as usize];
+            if *seen != q {
+                *seen = q;
+                out.push(id);
+            }
+        }
         for y in y0..=y1 {
             for x in x0..=x1 {
                 for &id in &self.buckets[Self::bucket(x, y)] {

@@ -216,8 +216,12 @@ pub(super) struct CombineScratch {
     /// Per element, the stretch of it (edge parameters) known to be held strictly by
     /// open differences, or `cover::NOTHING_HELD` (`cover.rs`).
     held: Vec<(f32, f32)>,
-    /// Per element, its `live_box` in the current reach (`None`: nothing left there).
-    live: Vec<Option<Aabb>>,
+    /// Per element, its live parts in the current reach (`cover.rs`, `live_parts`).
+    live: Vec<Live>,
+    /// Per active element, its live parts in the ring the reach last grew by, and their
+    /// grid (reset there: `widen.rs`).
+    ring: Vec<Live>,
+    ring_grid: BoxGrid,
     /// Per angle around the origin, a distance within which the difference beside it
     /// holds every point (`radial.rs`).
     radial: Vec<(f32, u32)>,
@@ -291,6 +295,7 @@ impl CombineScratch {
         self.active_at.clear();
         self.held.clear();
         self.live.clear();
+        self.ring.clear();
         self.radial.clear();
         self.radial_on = false;
         self.cover.clear();
@@ -305,9 +310,11 @@ impl CombineScratch {
             // every call cost more than the search on 1000-vertex stars.
             let diff_grid = std::mem::take(&mut self.diff_grid);
             let element_grid = std::mem::take(&mut self.element_grid);
+            let ring_grid = std::mem::take(&mut self.ring_grid);
             *self = CombineScratch {
                 diff_grid,
                 element_grid,
+                ring_grid,
                 ..CombineScratch::default()
             };
         }
@@ -580,14 +587,8 @@ fn run(points: &[Vec2], (start, len): (u32, u32)) -> &[Vec2] {
     &points[start as usize..(start + len) as usize]
 }
 
-/// The grids' cell side for a reach: the reach's square is 4 × 4 cells, so that what
-/// lies near the origin at a shallow contact between finely cut outlines spans a few
-/// cells, and what spans the square goes to the list every question reads.
-fn grid_cell(reach: f32) -> f32 {
-    0.5 * reach
-}
-
 mod cover;
+use cover::Live;
 mod coverage;
 mod open;
 mod radial;

@@ -37,6 +37,11 @@ const WALK_STEPS_MAX: usize = 16;
 /// below it; the held radius (`search.rs`) uses the same.
 const ROUNDING_MARGIN: f32 = 1e-5;
 
+/// The boxes of the parts of an element that can still give candidates in the current
+/// reach, below and above its held stretch (`live_parts`); the first is filled before
+/// the second, and none is left when nothing is.
+pub(super) type Live = [Option<Aabb>; 2];
+
 /// An interval of edge parameters held by no difference (lo > hi).
 pub(super) const NOTHING_HELD: (f32, f32) = (1.0, 0.0);
 
@@ -135,12 +140,22 @@ impl CombineScratch {
 
     /// The stretch [lo, hi] of edge p0–p1 (as parameters, 0 at p0, 1 at p1) around its
     /// point at `t_near` that open differences hold strictly (module docs), or
-    /// [`NOTHING_HELD`]. Walks at most to the search's reach in each direction.
-    pub(super) fn held_stretch(&mut self, p0: Vec2, p1: Vec2, t_near: f32, tol: f32) -> (f32, f32) {
+    /// [`NOTHING_HELD`]. Walks at most to the search's reach in each direction. `known`
+    /// is a stretch around `t_near` already known to be held (found in a smaller reach,
+    /// `widen.rs`), or [`NOTHING_HELD`]: the walk goes on from its ends.
+    pub(super) fn held_stretch(&mut self, p0: Vec2, p1: Vec2, t_near: f32, tol: f32, known: (f32, f32)) -> (f32, f32) {
         let r = p1 - p0;
         // The table of what the differences hold together (`coverage.rs`) first: the
-        // walk goes on from its ends.
+        // walk goes on from its ends. Both stretches hold `t_near`, so together they are
+        // one stretch.
         let (mut lo, mut hi) = self.covered_stretch(p0, p1, t_near);
+        if known.0 <= known.1 {
+            (lo, hi) = if lo <= hi {
+                (lo.min(known.0), hi.max(known.1))
+            } else {
+                known
+            };
+        }
         if lo > hi {
             let Some(first) = self.holder(p0 + r * t_near, tol) else {
                 return NOTHING_HELD;
@@ -212,17 +227,32 @@ impl CombineScratch {
         }
     }
 
-    /// The box of the part of element `e` that can still give candidates in the
+    /// The boxes of the parts of element `e` that can still give candidates in the
     /// current reach: for an edge, its stretch within the reach's disc less its held
-    /// stretch, `None` when nothing is left (its crossings there would all be held or
-    /// out of reach); for an arc, its box. Grown by a rounding margin, and the disc by a
-    /// thousandth, so that it holds every crossing point computed on that part: boxes
-    /// only pick the pairs whose crossings are computed, and each crossing is still
-    /// checked against the reach and the held stretches one by one.
-    pub(super) fn live_box(&self, e: u32) -> Option<Aabb> {
+    /// stretch — one part on each side of the held stretch, or none when nothing is
+    /// left (its crossings there would all be held or out of reach); for an arc, its
+    /// box. Grown by a rounding margin, and the disc by a thousandth, so that they hold
+    /// every crossing point computed on those parts: boxes only pick the pairs whose
+    /// crossings are computed, and each crossing is still checked against the reach and
+    /// the held stretches one by one.
+    ///
+    /// The two parts are kept apart: an edge crossing the disc through its held middle
+    /// (a needle of two stars' tips through the origin) has its live parts at the
+    /// disc's two far sides, and the box of both was nearly the reach's square, which
+    /// met every other such edge's.
+    pub(super) fn live_parts(&self, e: u32) -> Live {
+        self.live_parts_beyond(e, 0.0)
+    }
+
+    /// [`Self::live_parts`] less the disc of radius `inner` about the origin (shrunk by
+    /// a thousandth, as the reach's disc is grown, so that the parts hold every crossing
+    /// point computed farther than `inner`): the parts in the ring that `widen_grids`
+    /// queues the crossings of. Up to four stretches are left (each live part less the
+    /// disc), kept as two boxes (the last ones joined).
+    pub(super) fn live_parts_beyond(&self, e: u32, inner: f32) -> Live {
         let element = &self.elements[e as usize];
         let Feature::Edge { p0, p1, .. } = element.feature else {
-            return Some(element.bounds);
+            return [Some(element.bounds), None];
         };
         let r = p1 - p0;
         let (mut a, mut b) = (0.0f32, 1.0f32);
@@ -233,24 +263,58 @@ impl CombineScratch {
             let c = p0.length_squared() - reach * reach;
             let disc = half_b * half_b - len2 * c;
             if disc < 0.0 || len2 <= 0.0 {
-                return None;
+                return [None, None];
             }
             let root = disc.sqrt();
             a = a.max((-half_b - root) / len2);
             b = b.min((-half_b + root) / len2);
             if a > b {
-                return None;
+                return [None, None];
             }
         }
         let (lo, hi) = self.held[e as usize];
         let margin = ROUNDING_MARGIN * (p0.length() + p1.length());
         let piece = |t0: f32, t1: f32| Aabb::from_points(&[p0 + r * t0, p0 + r * t1]).inflated(margin);
-        let below = (lo > hi || a < lo).then(|| piece(a, if lo > hi { b } else { lo.min(b) }));
-        let above = (lo <= hi && b > hi).then(|| piece(hi.max(a), b));
-        match (below, above) {
-            (Some(x), Some(y)) => Some(x.union(&y)),
-            (x, y) => x.or(y),
+        let below = (lo > hi || a < lo).then(|| (a, if lo > hi { b } else { lo.min(b) }));
+        let above = (lo <= hi && b > hi).then(|| (hi.max(a), b));
+        // The stretch nearer the origin than `inner`, (cut_lo, cut_hi), or none.
+        let (cut_lo, cut_hi) = if inner > 0.0 {
+            let inner = 0.999 * inner;
+            let (len2, half_b) = (r.length_squared(), p0.dot(r));
+            let disc = half_b * half_b - len2 * (p0.length_squared() - inner * inner);
+            if disc > 0.0 && len2 > 0.0 {
+                let root = disc.sqrt();
+                ((-half_b - root) / len2, (-half_b + root) / len2)
+            } else {
+                (1.0, 0.0)
+            }
+        } else {
+            (1.0, 0.0)
+        };
+        let mut parts: Live = [None, None];
+        let mut count = 0;
+        for (t0, t1) in [below, above].into_iter().flatten() {
+            let stretches = if cut_lo < cut_hi {
+                [(t0, t1.min(cut_lo)), (t0.max(cut_hi), t1)]
+            } else {
+                [(t0, t1), (1.0, 0.0)]
+            };
+            for (t0, t1) in stretches {
+                if t0 > t1 && cut_lo < cut_hi {
+                    continue;
+                }
+                let b = piece(t0, t1);
+                match count {
+                    0 | 1 => parts[count] = Some(b),
+                    _ => parts[1] = parts[1].map(|x| x.union(&b)),
+                }
+                count += 1;
+                if cut_lo >= cut_hi {
+                    break;
+                }
+            }
         }
+        parts
     }
 
     /// Is `p`, a point of element `e`, on the stretch of it known to be held? Only

@@ -44,7 +44,7 @@ impl CombineScratch {
                     // The intervals beyond the old reach were left out.
                     self.fill_cover(bodies.tol);
                 }
-                self.widen_grids(scanned);
+                self.widen_grids(scanned, bodies.tol);
             }
             let mut k = 0;
             while k < self.later.len() {
@@ -359,7 +359,7 @@ impl CombineScratch {
         let e = self.elements.len() as u32;
         self.elements.push(element);
         self.held.push(NOTHING_HELD);
-        self.live.push(None);
+        self.live.push([None, None]);
         self.queue(Event::new(distance, What::Activate(e)));
     }
 
@@ -430,7 +430,7 @@ impl CombineScratch {
                 // differences hold is found first (`cover.rs`): its candidates would
                 // only be found held, so they are not queued.
                 let (lo, hi) = if self.walks() {
-                    self.held_stretch(p0, p1, t, tol)
+                    self.held_stretch(p0, p1, t, tol, NOTHING_HELD)
                 } else {
                     NOTHING_HELD
                 };
@@ -487,65 +487,19 @@ impl CombineScratch {
         // when the reach grows past them, `widen_grids`): between long thin differences
         // (two stars' wedges) most crossings lie far out and are never tested.
         // Only the live parts (`cover.rs`) of the two elements can cross at a candidate.
-        let live = if self.walks() {
-            self.live_box(e)
+        self.live[e as usize] = if self.walks() {
+            self.live_parts(e)
         } else {
-            Some(element.bounds)
+            [Some(element.bounds), None]
         };
-        self.live[e as usize] = live;
-        let mut near = std::mem::take(&mut self.near);
-        let from_grid = match live {
-            Some(b) => self.grids_on && self.element_grid.near(&within(&b, self.reach), &mut near),
-            None => {
-                // Nothing of it is left in the reach: no crossing to look for.
-                near.clear();
-                true
-            }
-        };
-        let others: &[u32] = if from_grid { &near } else { &self.active };
-        for &o in others {
-            let other = self.elements[o as usize];
-            let (Some(mine), Some(theirs)) = (live, self.live[o as usize]) else {
-                continue;
-            };
-            if other.diff == diff || !mine.overlaps(&theirs) {
-                continue;
-            }
-            let mut found = [Vec2::ZERO; 2];
-            let count = crossings(&element.feature, &other.feature, &mut found);
-            for &p in &found[..count] {
-                if self.skip_held && p.length() > self.reach {
-                    continue;
-                }
-                if self.on_held_stretch(e, p) || self.on_held_stretch(o, p) {
-                    continue;
-                }
-                let c = Candidate {
-                    point: p,
-                    normal: Vec2::ZERO,
-                    kind: Kind::Crossing { other: other.diff },
-                    diff,
-                };
-                Self::push_candidate_into(
-                    &mut self.candidates,
-                    &mut self.events,
-                    &mut self.later,
-                    self.reach,
-                    self.held_radius,
-                    &self.cover,
-                    c,
-                );
-            }
-        }
-        self.near = near;
         if self.active_at.len() <= e as usize {
             self.active_at.resize(e as usize + 1, u32::MAX);
         }
         self.active_at[e as usize] = self.active.len() as u32;
+        let within_reach = if self.skip_held { self.reach } else { f32::INFINITY };
+        self.queue_crossings(e, (f32::NEG_INFINITY, within_reach), false);
         self.active.push(e);
-        if let (true, Some(b)) = (self.grids_on, live) {
-            self.element_grid.insert(e, &within(&b, self.reach));
-        }
+        self.list_element(e);
     }
 
     /// Records a test in the world frame (the search's points are in A's: turned by
