@@ -85,7 +85,7 @@ use event::{Event, What};
 mod primitives;
 use primitives::{
     box_distance, box_distance_squared, clip_line, crossings, nearest_on_segment, on_arc, only_diagonals, ray_interval,
-    reduce_to_two, segment_distance, slab_across, take_in, union_of, within, EVERYWHERE,
+    reduce_to_two, run, segment_distance, slab_across, take_in, union_of, within, EVERYWHERE,
 };
 
 /// One piece pair's Minkowski difference, built because its box came within reach.
@@ -222,6 +222,10 @@ pub(super) struct CombineScratch {
     /// grid (reset there: `widen.rs`).
     ring: Vec<Live>,
     ring_grid: BoxGrid,
+    /// The sub-bands of that ring (`widen.rs`, `pair_band`): their radii, inner first,
+    /// and the outer radius of the one whose crossings were queued last (∞ before).
+    bands: Vec<f32>,
+    band_end: f32,
     /// Per angle around the origin, a distance within which the difference beside it
     /// holds every point (`radial.rs`).
     radial: Vec<(f32, u32)>,
@@ -296,6 +300,7 @@ impl CombineScratch {
         self.held.clear();
         self.live.clear();
         self.ring.clear();
+        self.band_end = f32::INFINITY;
         self.radial.clear();
         self.radial_on = false;
         self.cover.clear();
@@ -580,11 +585,6 @@ enum Found {
     SmallUnion(usize),
     /// The search over all differences.
     Search,
-}
-
-/// The vertices of a stored run.
-fn run(points: &[Vec2], (start, len): (u32, u32)) -> &[Vec2] {
-    &points[start as usize..(start + len) as usize]
 }
 
 mod cover;

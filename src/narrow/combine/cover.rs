@@ -241,24 +241,25 @@ impl CombineScratch {
     /// disc's two far sides, and the box of both was nearly the reach's square, which
     /// met every other such edge's.
     pub(super) fn live_parts(&self, e: u32) -> Live {
-        self.live_parts_beyond(e, 0.0)
+        self.live_parts_between(e, 0.0, self.reach)
     }
 
-    /// [`Self::live_parts`] less the disc of radius `inner` about the origin (shrunk by
-    /// a thousandth, as the reach's disc is grown, so that the parts hold every crossing
-    /// point computed farther than `inner`): the parts in the ring that `widen_grids`
-    /// queues the crossings of. Up to four stretches are left (each live part less the
-    /// disc), kept as two boxes (the last ones joined).
-    pub(super) fn live_parts_beyond(&self, e: u32, inner: f32) -> Live {
+    /// [`Self::live_parts`] within the disc of radius `outer` instead of the reach's,
+    /// less the disc of radius `inner` about the origin (shrunk by a thousandth, as the
+    /// outer disc is grown, so that the parts hold every crossing point computed
+    /// farther than `inner`): the parts in the ring, or sub-band of it, that
+    /// `widen_grids` and `pair_band` queue the crossings of. Up to four stretches are
+    /// left (each live part less the disc), kept as two boxes (the last ones joined).
+    pub(super) fn live_parts_between(&self, e: u32, inner: f32, outer: f32) -> Live {
         let element = &self.elements[e as usize];
         let Feature::Edge { p0, p1, .. } = element.feature else {
             return [Some(element.bounds), None];
         };
         let r = p1 - p0;
         let (mut a, mut b) = (0.0f32, 1.0f32);
-        if self.reach.is_finite() {
+        if outer.is_finite() {
             // |p0 + t·r|² <= R²: the roots of len2·t² + 2·(p0·r)·t + |p0|² − R².
-            let reach = 1.001 * self.reach;
+            let reach = 1.001 * outer;
             let (len2, half_b) = (r.length_squared(), p0.dot(r));
             let c = p0.length_squared() - reach * reach;
             let disc = half_b * half_b - len2 * c;

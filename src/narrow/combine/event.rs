@@ -21,6 +21,9 @@ pub(super) enum What {
     /// reach (`search.rs`, `queue_edges`), keyed by the least lower bound on their
     /// distances.
     Expand(u32),
+    /// Queue the crossings of the active elements in sub-band k of the ring the reach
+    /// last grew by (`widen.rs`, `pair_band`), keyed by its inner radius.
+    Band(u32),
     Activate(u32),
     Test(u32),
 }
@@ -47,8 +50,9 @@ impl Event {
             What::Bound { piece_a, piece_b } => (0u128, piece_a, piece_b),
             What::Open { piece_a, piece_b } => (1, piece_a, piece_b),
             What::Expand(d) => (2, d, 0),
-            What::Activate(e) => (3, e, 0),
-            What::Test(c) => (4, c, 0),
+            What::Band(k) => (3, k, 0),
+            What::Activate(e) => (4, e, 0),
+            What::Test(c) => (5, c, 0),
         };
         Event {
             rank: (ordered as u128) << 96 | kind << 64 | (first as u128) << 32 | second as u128,
@@ -76,7 +80,8 @@ impl Event {
                 piece_b: second,
             },
             2 => What::Expand(first),
-            3 => What::Activate(first),
+            3 => What::Band(first),
+            4 => What::Activate(first),
             _ => What::Test(first),
         }
     }

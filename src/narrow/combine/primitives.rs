@@ -369,3 +369,8 @@ pub(super) fn union_of(boxes: &[Aabb]) -> Aabb {
         .reduce(|x, y| x.union(&y))
         .unwrap_or(Aabb::new(Vec2::ZERO, Vec2::ZERO))
 }
+
+/// The vertices of a stored run.
+pub(super) fn run(points: &[Vec2], (start, len): (u32, u32)) -> &[Vec2] {
+    &points[start as usize..(start + len) as usize]
+}

@@ -77,6 +77,7 @@ impl CombineScratch {
                         self.open(bodies, hull, piece_a as usize, piece_b as usize);
                     }
                     What::Expand(d) => self.queue_edges(bodies, d),
+                    What::Band(k) => self.pair_band(k as usize),
                     What::Activate(e) => self.activate(e, bodies.tol),
                     What::Test(c) => {
                         if self.covers(self.candidates[c as usize].point) {
@@ -496,7 +497,12 @@ impl CombineScratch {
             self.active_at.resize(e as usize + 1, u32::MAX);
         }
         self.active_at[e as usize] = self.active.len() as u32;
-        let within_reach = if self.skip_held { self.reach } else { f32::INFINITY };
+        // Only up to the end of the reach's current sub-band (`widen.rs`, `pair_band`).
+        let within_reach = if self.skip_held {
+            self.reach.min(self.band_end)
+        } else {
+            f32::INFINITY
+        };
         self.queue_crossings(e, (f32::NEG_INFINITY, within_reach), false);
         self.active.push(e);
         self.list_element(e);
