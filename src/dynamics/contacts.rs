@@ -508,16 +508,37 @@ struct Previous<'a> {
     reuse: bool,
 }
 
-impl Previous<'_> {
-    /// Index of the first previous pair not before `(ia, ib)`.
-    fn start_of(&self, (ia, ib): (u32, u32)) -> usize {
-        self.pairs.partition_point(|p| (p.slot_a, p.slot_b) < (ia, ib))
-    }
+/// A pair list's slots (`PairContact`, `ApartPair`): both lists are sorted by them.
+trait Slots {
+    fn slots(&self) -> (u32, u32);
+}
 
-    /// Index of the first pair found apart not before `(ia, ib)`.
-    fn apart_start_of(&self, (ia, ib): (u32, u32)) -> usize {
-        self.apart.partition_point(|p| (p.slot_a, p.slot_b) < (ia, ib))
+impl Slots for PairContact {
+    fn slots(&self) -> (u32, u32) {
+        (self.slot_a, self.slot_b)
     }
+}
+
+impl Slots for ApartPair {
+    fn slots(&self) -> (u32, u32) {
+        (self.slot_a, self.slot_b)
+    }
+}
+
+/// Index of the first entry of the sorted `list` not before `slots`.
+fn start_of<T: Slots>(list: &[T], slots: (u32, u32)) -> usize {
+    list.partition_point(|p| p.slots() < slots)
+}
+
+/// Moves `index` on through the sorted `list` to the first entry not before `slots`
+/// (the candidates come sorted too, so each list is walked once a detection), and
+/// returns that entry when it is the pair's own.
+#[inline]
+fn walk_to<'a, T: Slots>(list: &'a [T], index: &mut usize, slots: (u32, u32)) -> Option<&'a T> {
+    while *index < list.len() && list[*index].slots() < slots {
+        *index += 1;
+    }
+    list.get(*index).filter(|p| p.slots() == slots)
 }
 
 /// Where one run of the detection writes: its pairs (with `first` indexing `points`,
@@ -542,24 +563,12 @@ fn detect_run(
     let Some(&first) = candidate_pairs.first() else {
         return;
     };
-    let (mut prev_index, mut apart_index) = (previous.start_of(first), previous.apart_start_of(first));
+    let (mut prev_index, mut apart_index) = (start_of(previous.pairs, first), start_of(previous.apart, first));
     for &(ia, ib) in candidate_pairs {
-        // The previous step's contact of this pair, if any, and whether it was found
-        // apart: the lists are sorted.
-        while prev_index < previous.pairs.len()
-            && (previous.pairs[prev_index].slot_a, previous.pairs[prev_index].slot_b) < (ia, ib)
-        {
-            prev_index += 1;
-        }
-        while apart_index < previous.apart.len()
-            && (previous.apart[apart_index].slot_a, previous.apart[apart_index].slot_b) < (ia, ib)
-        {
-            apart_index += 1;
-        }
-        let was_apart = previous
-            .apart
-            .get(apart_index)
-            .filter(|p| (p.slot_a, p.slot_b) == (ia, ib) && previous.reuse);
+        // The previous step's contact of this pair (if any; `detect_pair` checks the
+        // slots) and whether it was found apart.
+        walk_to(previous.pairs, &mut prev_index, (ia, ib));
+        let was_apart = walk_to(previous.apart, &mut apart_index, (ia, ib)).filter(|_| previous.reuse);
         let pairs_before = out.pairs.len();
         let detected = detect_pair(
             bodies,

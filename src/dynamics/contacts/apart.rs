@@ -75,9 +75,9 @@ impl ApartPair {
 ///   |Δt| + |Δθ|·|p − t| ≤ |Δt| + |Δθ|·(reach_a + |t|), with |t| taken at its larger
 ///   value of the two (a chord is shorter than its arc).
 pub(crate) fn moved_bound(then: &RelativePose, now: &RelativePose, reach_a: f32, reach_b: f32) -> f32 {
-    let turn = (now.angle - then.angle).abs();
     let apart = then.translation.length().max(now.translation.length());
-    (now.translation - then.translation).length() + turn * reach_b.max(reach_a + apart)
+    // `moved_from` is the first case's bound for any reach; the larger reach covers both.
+    now.moved_from(then, reach_b.max(reach_a + apart))
 }
 
 #[cfg(test)]
