@@ -135,8 +135,7 @@ fn clip_to_square(core: &[Vec2], half: f32, out: &mut Vec<Vec2>) {
 }
 
 impl CombineScratch {
-    /// Starts the table again with every open difference (when it comes into use, and
-    /// when the reach grows: intervals beyond the reach are left out).
+    /// Starts the table with every open difference (when it comes into use).
     pub(super) fn fill_cover(&mut self, tol: f32) {
         self.cover.clear();
         self.cover.resize(BINS, 0.0);
@@ -144,16 +143,42 @@ impl CombineScratch {
         for pending in &mut self.cover_pending {
             pending.clear();
         }
+        self.cover_complete.clear();
+        self.cover_complete.resize(self.diffs.len(), false);
         for k in 0..self.diffs.len() {
             self.add_cover(k as u32, tol);
         }
         self.raise_held_radius();
     }
 
-    /// Chains difference `k`'s intervals into the table, over the angles it spans.
+    /// Brings the table up to a grown reach: adds again the open differences that left
+    /// something out for lying beyond the old reach (`add_cover`); the others' intervals
+    /// are all in already.
+    ///
+    /// The table once started again from every difference at each ring: a fifth of the
+    /// slowest query between two 10,000-vertex coastlines (perf). Its distances need no reach: an interval is what a difference holds, wherever
+    /// it lies, so the table may keep intervals beyond the reach (they wait among the
+    /// angle's pending ones until the chain comes to them), and adding an interval a
+    /// second time changes nothing.
+    pub(super) fn extend_cover(&mut self, tol: f32) {
+        self.cover_complete.resize(self.diffs.len(), false);
+        for k in 0..self.diffs.len() {
+            if !self.cover_complete[k] {
+                self.add_cover(k as u32, tol);
+            }
+        }
+        self.raise_held_radius();
+    }
+
+    /// Chains difference `k`'s intervals into the table, over the angles it spans, and
+    /// notes whether any was left out for lying beyond the reach (`extend_cover`).
     pub(super) fn add_cover(&mut self, k: u32, tol: f32) {
+        if self.cover_complete.len() <= k as usize {
+            self.cover_complete.resize(k as usize + 1, false);
+        }
         let d = self.diffs[k as usize];
         if d.planes.1 < 3 {
+            self.cover_complete[k as usize] = true;
             return;
         }
         let core = run(&self.core, d.core);
@@ -162,9 +187,13 @@ impl CombineScratch {
         // The angles it spans: all when its box holds the origin; otherwise those between
         // its vertices' extreme directions seen from the origin (less than a half turn,
         // measured from its centre's direction). Outside them no interval is found.
-        // Only its part within the reach matters (farther intervals are left out): the
-        // core clipped to the reach's square.
+        // Only the angles of its part within the reach are visited now (the others when
+        // the reach grows, `extend_cover`): the core clipped to the reach's square.
         let reach = self.reach;
+        // Complete unless the reach's square cuts its core (more angles may come in
+        // with a greater reach) or an angle is skipped below for lying past the reach.
+        let mut complete =
+            d.bounds.min.abs().max(d.bounds.max.abs()).max_element() <= reach || d.bounds.contains(Vec2::ZERO);
         let mut clipped = std::mem::take(&mut self.clip_buffer);
         clip_to_square(core, reach, &mut clipped);
         let span = if clipped.is_empty() {
@@ -190,24 +219,30 @@ impl CombineScratch {
         };
         self.clip_buffer = clipped;
         let Some((first, count)) = span else {
+            // Wholly outside the reach's square: all of it is still to come.
+            self.cover_complete[k as usize] = false;
             return;
         };
         let planes = d.planes;
         for step in 0..count {
             let b = (first + step) % BINS;
-            // An angle whose distance is past the reach, or past the difference's
-            // farthest point (beyond which it holds nothing), learns nothing from it.
+            // An angle whose distance is past the difference's farthest point (beyond
+            // which it holds nothing) learns nothing from it; one whose distance is past
+            // the reach, nothing yet.
             let floor = self.cover[b];
-            if floor >= reach || floor >= farthest {
+            if floor >= farthest {
+                continue;
+            }
+            if floor >= reach {
+                complete = false;
                 continue;
             }
             let planes = &self.planes[planes.0 as usize..(planes.0 + planes.1) as usize];
             if let Some((lo, hi)) = interval_over_angle(planes, shrink, bin_ends()[b], floor) {
-                if lo <= reach {
-                    self.chain(b, lo, hi);
-                }
+                self.chain(b, lo, hi);
             }
         }
+        self.cover_complete[k as usize] = complete;
         // The least distance of the table bounds the held radius from below; finding
         // it reads every angle, so it is found again only every few differences (a held
         // radius a little behind only leaves candidates to be tested).

@@ -254,6 +254,31 @@ fn the_coverage_table_only_takes_in_points_some_difference_holds() {
     assert!(covered > points.len() / 10, "{covered}");
 }
 
+/// The table filled at a small reach and extended when the reach grows
+/// (`extend_cover`) takes in only held points, and every point within the grown reach
+/// that a table filled afresh there takes in.
+#[test]
+fn the_coverage_table_extended_to_a_grown_reach_loses_nothing() {
+    let (mut extended, points) = needles_and_points();
+    extended.reach = 0.004;
+    extended.fill_cover(1e-6);
+    let before = points.iter().filter(|&&p| extended.covers(p)).count();
+    extended.reach = 0.03;
+    extended.extend_cover(1e-6);
+    let (fresh, _) = covered_needles();
+    let mut covered = 0;
+    for &p in &points {
+        if extended.covers(p) {
+            covered += 1;
+            assert!(held_by_some(&extended, p), "{p} taken in, held by none");
+        } else {
+            assert!(!(fresh.covers(p) && p.length() < 0.03), "{p} taken in afresh only");
+        }
+    }
+    // The grown reach took in more (the needles reach far beyond 4 mm).
+    assert!(covered > before, "{before} {covered}");
+}
+
 #[test]
 fn the_covered_stretch_of_an_edge_is_held_point_by_point() {
     let (s, _) = covered_needles();
