@@ -238,6 +238,9 @@ pub(super) struct CombineScratch {
     /// Per angle, the intervals of distances that do not chain to the origin yet, least
     /// start first (as bits: the distances are not negative).
     cover_pending: Vec<BinaryHeap<std::cmp::Reverse<(u32, u32)>>>,
+    /// A distance at or below every angle's in `cover` (its least, found with the held
+    /// radius's: `coverage.rs`).
+    cover_least: f32,
     /// Per open difference, whether all its intervals are in the table (none was left
     /// out for lying beyond the reach, `coverage.rs`).
     cover_complete: Vec<bool>,

@@ -279,6 +279,43 @@ fn the_coverage_table_extended_to_a_grown_reach_loses_nothing() {
     assert!(covered > before, "{before} {covered}");
 }
 
+/// `angles_beyond` marks the angle of every point of a difference farther than the
+/// radius (the coverage table visits only those angles): the needles of
+/// [`needles_and_points`], points inside them and on their sides, at several radii.
+#[test]
+fn the_angles_beyond_a_radius_hold_every_point_beyond_it() {
+    use super::coverage::{angles_beyond, WORDS};
+    use super::radial::bin_of;
+    let (s, _) = needles_and_points();
+    let mut checked = 0;
+    for (k, d) in s.diffs.iter().enumerate() {
+        let core = run(&s.core, d.core);
+        for radius in [0.0, 0.001, 0.004, 0.02, 0.1] {
+            let mut marks = [0u64; WORDS];
+            angles_beyond(core, radius, &mut marks);
+            let n = core.len();
+            for j in 0..=40 {
+                let t = j as f32 / 40.0;
+                for i in 0..n {
+                    let (p, q, r) = (core[i], core[(i + 1) % n], core[(i + 2) % n]);
+                    // On a side, and inside (between the side and the next vertex).
+                    for point in [p + (q - p) * t, (p + (q - p) * t) * 0.5 + r * 0.5] {
+                        if point.length() > radius {
+                            let b = bin_of(point);
+                            checked += 1;
+                            assert!(
+                                marks[b / 64] >> (b % 64) & 1 == 1,
+                                "difference {k}, {point} beyond {radius}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
 #[test]
 fn the_covered_stretch_of_an_edge_is_held_point_by_point() {
     let (s, _) = covered_needles();
