@@ -158,8 +158,7 @@ pub(super) fn angles_beyond(poly: &[Vec2], radius: f32, marks: &mut [u64; WORDS]
     };
     // A part from p to q outside the circle: the angles it sweeps, less than a half
     // turn (it does not pass through the origin), and one more on either side.
-    let mut sweep = |p: Vec2, q: Vec2| {
-        let (bp, bq) = (bin_of(p), bin_of(q));
+    let mut sweep = |(p, bp): (Vec2, usize), (q, bq): (Vec2, usize)| {
         let turn = cross(p, q);
         let (from, to) = if turn > 0.0 {
             (bp, bq)
@@ -174,6 +173,19 @@ pub(super) fn angles_beyond(poly: &[Vec2], radius: f32, marks: &mut [u64; WORDS]
         mark((from + BINS - 1) % BINS, (to + BINS - from) % BINS + 3);
     };
     let n = poly.len();
+    // A vertex's angle, with its bin: the arctangent is computed once for the vertex
+    // that ends one side and starts the next.
+    let mut last: Option<(usize, usize)> = None;
+    let mut vertex = |k: usize| {
+        let k = if k < n { k } else { 0 };
+        let b = match last {
+            Some((j, b)) if j == k => b,
+            _ => bin_of(poly[k]),
+        };
+        last = Some((k, b));
+        (poly[k], b)
+    };
+    let point = |p: Vec2| (p, bin_of(p));
     // A little inside the circle, so that a part the rounding puts on it is kept.
     let radius = radius * (1.0 - 1e-4);
     for k in 0..n {
@@ -183,17 +195,19 @@ pub(super) fn angles_beyond(poly: &[Vec2], radius: f32, marks: &mut [u64; WORDS]
         let disc = half_b * half_b - len2 * (p.length_squared() - radius * radius);
         if radius <= 0.0 || len2 <= 0.0 || disc <= 0.0 {
             // Wholly outside (or a point): its angles.
-            sweep(p, q);
+            sweep(vertex(k), vertex(k + 1));
             continue;
         }
         // Inside the circle between t0 and t1.
         let root = disc.sqrt();
         let (t0, t1) = ((-half_b - root) / len2, (-half_b + root) / len2);
         if t0 > 0.0 {
-            sweep(p, p + r * t0.min(1.0));
+            let start = vertex(k);
+            sweep(start, if t0 < 1.0 { point(p + r * t0) } else { vertex(k + 1) });
         }
         if t1 < 1.0 {
-            sweep(p + r * t1.max(0.0), q);
+            let start = if t1 > 0.0 { point(p + r * t1) } else { vertex(k) };
+            sweep(start, vertex(k + 1));
         }
     }
 }
@@ -258,16 +272,18 @@ impl CombineScratch {
         // Complete unless the reach's square cuts its core (more angles may come in
         // with a greater reach) or an angle is skipped below for lying past the reach.
         let mut complete = d.bounds.min.abs().max(d.bounds.max.abs()).max_element() <= reach;
-        let mut clipped = std::mem::take(&mut self.clip_buffer);
-        clip_to_square(core, reach, &mut clipped);
         let mut marks = [0u64; WORDS];
-        if clipped.is_empty() {
-            // Wholly outside the reach's square: all of it is still to come.
-            complete = false;
+        if complete {
+            // Inside the square: nothing to clip.
+            angles_beyond(core, self.cover_least, &mut marks);
         } else {
-            angles_beyond(&clipped, self.cover_least, &mut marks);
+            let mut clipped = std::mem::take(&mut self.clip_buffer);
+            clip_to_square(core, reach, &mut clipped);
+            if !clipped.is_empty() {
+                angles_beyond(&clipped, self.cover_least, &mut marks);
+            }
+            self.clip_buffer = clipped;
         }
-        self.clip_buffer = clipped;
         let planes = d.planes;
         for b in (0..WORDS).flat_map(|w| {
             let mut bits = marks[w];
