@@ -238,6 +238,9 @@ pub(super) struct CombineScratch {
     /// Per angle, the intervals of distances that do not chain to the origin yet, least
     /// start first (as bits: the distances are not negative).
     cover_pending: Vec<BinaryHeap<std::cmp::Reverse<(u32, u32)>>>,
+    /// Per group of angles of `cover`, their least distance (`coverage.rs`,
+    /// `covered_stretch`).
+    cover_groups: Vec<f32>,
     /// A distance at or below every angle's in `cover` (its least, found with the held
     /// radius's: `coverage.rs`).
     cover_least: f32,

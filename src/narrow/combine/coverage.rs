@@ -134,6 +134,10 @@ fn clip_to_square(core: &[Vec2], half: f32, out: &mut Vec<Vec2>) {
     }
 }
 
+/// Angles per group of the table's walks along an edge (`covered_stretch`): a group
+/// nearer than its least distance is crossed in one step.
+const GROUP: usize = 16;
+
 /// Words of a bit set of the angles.
 pub(super) const WORDS: usize = BINS / 64;
 
@@ -217,6 +221,8 @@ impl CombineScratch {
     pub(super) fn fill_cover(&mut self, tol: f32) {
         self.cover.clear();
         self.cover.resize(BINS, 0.0);
+        self.cover_groups.clear();
+        self.cover_groups.resize(BINS / GROUP, 0.0);
         self.cover_least = 0.0;
         self.cover_pending.resize_with(BINS, Default::default);
         for pending in &mut self.cover_pending {
@@ -346,6 +352,7 @@ impl CombineScratch {
             pending.push(Reverse((lo.to_bits(), hi.to_bits())));
             return;
         }
+        let old = *covered;
         *covered = hi;
         while let Some(&Reverse((l, h))) = pending.peek() {
             if f32::from_bits(l) > *covered {
@@ -353,6 +360,12 @@ impl CombineScratch {
             }
             pending.pop();
             *covered = covered.max(f32::from_bits(h));
+        }
+        // The group's least distance grows only when its least angle grows.
+        let g = b / GROUP;
+        if self.cover_groups[g] == old {
+            let angles = &self.cover[g * GROUP..(g + 1) * GROUP];
+            self.cover_groups[g] = angles.iter().copied().fold(f32::INFINITY, f32::min);
         }
     }
 
@@ -404,6 +417,39 @@ impl CombineScratch {
             let mut b = b0;
             let mut t = t_near;
             for _ in 0..BINS {
+                // A whole group of angles at once, when the walk enters one at its
+                // first angle and the edge's farthest point in it (where it leaves it)
+                // is nearer than every angle's distance there and beside it: the
+                // angle-by-angle walk would go through it to the same border.
+                if b % GROUP == if forward { 0 } else { GROUP - 1 } {
+                    let g = b / GROUP;
+                    let exit = if forward { (b + GROUP) % BINS } else { b + 1 - GROUP };
+                    let border = borders()[exit];
+                    let denom = cross(border, r);
+                    let cut = -cross(border, p0) / denom;
+                    let crosses = denom != 0.0 && (cut - t) * sign > 0.0 && border.dot(p0 + r * cut) > 0.0;
+                    let end = match (sign > 0.0, crosses) {
+                        (true, true) => cut.min(1.0),
+                        (true, false) => 1.0,
+                        (false, true) => cut.max(0.0),
+                        (false, false) => 0.0,
+                    };
+                    let c = &self.cover;
+                    let (before, after) = (c[(g * GROUP + BINS - 1) % BINS], c[(g * GROUP + GROUP) % BINS]);
+                    let radius = self.cover_groups[g].min(before).min(after);
+                    if (p0 + r * end).length() < radius {
+                        t = end;
+                        if end <= 0.0 || end >= 1.0 {
+                            break;
+                        }
+                        b = if forward {
+                            (b + GROUP) % BINS
+                        } else {
+                            (b + BINS - GROUP) % BINS
+                        };
+                        continue;
+                    }
+                }
                 // The border left going this way, and where the edge's line crosses it.
                 let border = borders()[if forward { (b + 1) % BINS } else { b }];
                 let denom = cross(border, r);

@@ -340,6 +340,12 @@ fn the_covered_stretch_of_an_edge_is_held_point_by_point() {
                 held_by_some(&s, p),
                 "edge {k}: {p} at t = {t} in [{lo}, {hi}], held by none"
             );
+            // And by the table itself: the walk (angle by angle, or a group of angles
+            // at once) stops where the edge reaches the table's distance.
+            assert!(
+                s.covers(p),
+                "edge {k}: {p} at t = {t} in [{lo}, {hi}], not in the table"
+            );
         }
     }
     assert!(walked > 40, "{walked}");
