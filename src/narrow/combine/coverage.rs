@@ -216,6 +216,20 @@ pub(super) fn angles_beyond(poly: &[Vec2], radius: f32, marks: &mut [u64; WORDS]
     }
 }
 
+/// The angles marked in `marks`, in order.
+pub(super) fn marked(marks: [u64; WORDS]) -> impl Iterator<Item = usize> {
+    (0..WORDS).flat_map(move |w| {
+        let mut bits = marks[w];
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                b
+            })
+        })
+    })
+}
+
 impl CombineScratch {
     /// Starts the table with every open difference (when it comes into use).
     pub(super) fn fill_cover(&mut self, tol: f32) {
@@ -291,16 +305,7 @@ impl CombineScratch {
             self.clip_buffer = clipped;
         }
         let planes = d.planes;
-        for b in (0..WORDS).flat_map(|w| {
-            let mut bits = marks[w];
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    b
-                })
-            })
-        }) {
+        for b in marked(marks) {
             // An angle whose distance is past the difference's farthest point (beyond
             // which it holds nothing) learns nothing from it; one whose distance is past
             // the reach, nothing yet.
