@@ -142,22 +142,27 @@ const GROUP: usize = 16;
 pub(super) const WORDS: usize = BINS / 64;
 
 /// Marks in `marks` every angle in which the convex polygon `poly` has a point farther
-/// than `radius` from the origin, and the angles on either side (the angles are widened
-/// by `radial::ANGLE_SLACK`, far less than one; a point's angle may round into the next
-/// one): the angles of its boundary's parts outside the circle of that radius. A ray
-/// from the origin that meets the polygon beyond the circle leaves it there, across
-/// its boundary, so no other angle has such a point.
+/// than `radius` from the origin and than the angle's `floor`, and the angles on either
+/// side (the angles are widened by `radial::ANGLE_SLACK`, far less than one; a point's
+/// angle may round into the next one): the angles of its boundary's parts outside the
+/// circle of that radius, where such a part reaches past the floor. A ray from the
+/// origin that meets the polygon beyond the circle leaves it there, across its
+/// boundary, so no other angle has such a point.
 ///
 /// Between two 10,000-vertex stars most differences near the origin are needles
 /// through it, long in two narrow ranges of angles and well inside the table's least
 /// distance in all others, and every one was visited in all 1024 angles (22 million
 /// angle visits in one query of `examples/big_query_workload.rs`, half of them to find
 /// the angle's distance already past the reach).
-pub(super) fn angles_beyond(poly: &[Vec2], radius: f32, marks: &mut [u64; WORDS]) {
-    let mut mark = |from: usize, count: usize| {
+pub(super) fn angles_beyond(poly: &[Vec2], radius: f32, floor: impl Fn(usize) -> f32, marks: &mut [u64; WORDS]) {
+    // An angle whose distance is already at or past a part's farthest point (one of its
+    // ends: the distance along a segment is convex) learns nothing from that part.
+    let mut mark = |from: usize, count: usize, farthest: f32| {
         for step in 0..count.min(BINS) {
             let b = (from + step) % BINS;
-            marks[b / 64] |= 1 << (b % 64);
+            if floor(b) < farthest {
+                marks[b / 64] |= 1 << (b % 64);
+            }
         }
     };
     // A part from p to q outside the circle: the angles it sweeps, less than a half
@@ -174,7 +179,11 @@ pub(super) fn angles_beyond(poly: &[Vec2], radius: f32, marks: &mut [u64; WORDS]
             // Through the origin (only with a radius of zero): every angle.
             (0, BINS - 1)
         };
-        mark((from + BINS - 1) % BINS, (to + BINS - from) % BINS + 3);
+        mark(
+            (from + BINS - 1) % BINS,
+            (to + BINS - from) % BINS + 3,
+            p.length().max(q.length()),
+        );
     };
     let n = poly.len();
     // A vertex's angle, with its bin: the arctangent is computed once for the vertex
@@ -295,12 +304,12 @@ impl CombineScratch {
         let mut marks = [0u64; WORDS];
         if complete {
             // Inside the square: nothing to clip.
-            angles_beyond(core, self.cover_least, &mut marks);
+            angles_beyond(core, self.cover_least, |b| self.cover[b], &mut marks);
         } else {
             let mut clipped = std::mem::take(&mut self.clip_buffer);
             clip_to_square(core, reach, &mut clipped);
             if !clipped.is_empty() {
-                angles_beyond(&clipped, self.cover_least, &mut marks);
+                angles_beyond(&clipped, self.cover_least, |b| self.cover[b], &mut marks);
             }
             self.clip_buffer = clipped;
         }

@@ -105,7 +105,7 @@ impl CombineScratch {
         // `angles_beyond`): nearer points are not asked about, or rarely, and then of
         // the differences one by one.
         let mut marks = [0u64; super::coverage::WORDS];
-        super::coverage::angles_beyond(core, self.held_radius.max(0.0), &mut marks);
+        super::coverage::angles_beyond(core, self.held_radius.max(0.0), |b| self.radial[b].0, &mut marks);
         for b in super::coverage::marked(marks) {
             let (lo, hi) = bin_ends()[b];
             let current = self.radial[b].0;

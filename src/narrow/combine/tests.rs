@@ -280,8 +280,9 @@ fn the_coverage_table_extended_to_a_grown_reach_loses_nothing() {
 }
 
 /// `angles_beyond` marks the angle of every point of a difference farther than the
-/// radius (the coverage table visits only those angles): the needles of
-/// [`needles_and_points`], points inside them and on their sides, at several radii.
+/// radius and than the angle's floor (the coverage table visits only those angles): the
+/// needles of [`needles_and_points`], points inside them and on their sides, at several
+/// radii, with no floors and with uneven ones.
 #[test]
 fn the_angles_beyond_a_radius_hold_every_point_beyond_it() {
     use super::coverage::{angles_beyond, WORDS};
@@ -290,9 +291,13 @@ fn the_angles_beyond_a_radius_hold_every_point_beyond_it() {
     let mut checked = 0;
     for (k, d) in s.diffs.iter().enumerate() {
         let core = run(&s.core, d.core);
-        for radius in [0.0, 0.001, 0.004, 0.02, 0.1] {
+        for (radius, uneven) in [0.0, 0.001, 0.004, 0.02, 0.1]
+            .into_iter()
+            .flat_map(|r| [(r, false), (r, true)])
+        {
+            let floor = |b: usize| if uneven { 0.003 * (b % 7) as f32 } else { 0.0 };
             let mut marks = [0u64; WORDS];
-            angles_beyond(core, radius, &mut marks);
+            angles_beyond(core, radius, floor, &mut marks);
             let n = core.len();
             for j in 0..=40 {
                 let t = j as f32 / 40.0;
@@ -300,7 +305,7 @@ fn the_angles_beyond_a_radius_hold_every_point_beyond_it() {
                     let (p, q, r) = (core[i], core[(i + 1) % n], core[(i + 2) % n]);
                     // On a side, and inside (between the side and the next vertex).
                     for point in [p + (q - p) * t, (p + (q - p) * t) * 0.5 + r * 0.5] {
-                        if point.length() > radius {
+                        if point.length() > radius && point.length() > floor(bin_of(point)) {
                             let b = bin_of(point);
                             checked += 1;
                             assert!(
