@@ -238,6 +238,15 @@ pub(super) struct CombineScratch {
     /// Per angle, the intervals of distances that do not chain to the origin yet, least
     /// start first (as bits: the distances are not negative).
     cover_pending: Vec<BinaryHeap<std::cmp::Reverse<(u32, u32)>>>,
+    /// Per group of angles of `cover`, their least distance (`coverage.rs`,
+    /// `covered_stretch`).
+    cover_groups: Vec<f32>,
+    /// A distance at or below every angle's in `cover` (its least, found with the held
+    /// radius's: `coverage.rs`).
+    cover_least: f32,
+    /// Per open difference, whether all its intervals are in the table (none was left
+    /// out for lying beyond the reach, `coverage.rs`).
+    cover_complete: Vec<bool>,
     /// Whether an angle at or below the held radius grew since the held radius last
     /// followed the table (`coverage.rs`).
     raised_least: bool,
@@ -322,65 +331,6 @@ impl CombineScratch {
                 ring_grid,
                 ..CombineScratch::default()
             };
-        }
-    }
-}
-
-/// Where the search gets lower bounds on the piece pairs' distances from.
-#[derive(Clone, Copy)]
-enum PieceBoxes<'a> {
-    /// Every piece's box in A's frame (`CompoundScratch::boxes_in_a`), compared pair by
-    /// pair, and the box of each side's boxes (made once: the shortcut's check asks for
-    /// them on every try, the search once a run).
-    InA {
-        boxes_a: &'a [Aabb],
-        boxes_b: &'a [Aabb],
-        all_a: Aabb,
-        all_b: Aabb,
-    },
-    /// The polygons' piece trees: local boxes, B's turned into A's frame by `xf_ab`
-    /// and compared there (the gap between two boxes bounds the distance between their
-    /// pieces in any frame). The search then touches only the pieces near each other.
-    Trees {
-        tree_a: &'a EdgeTree,
-        tree_b: &'a EdgeTree,
-        xf_ab: Pose,
-    },
-}
-
-/// The two bodies, their pieces' boxes and the tolerance: what the search reads. The
-/// search runs in A's frame: A at the identity, B at `xf_ab`.
-struct Bodies<'a> {
-    /// The query (its pieces for SAT's bounds).
-    query: ShapeQuery<'a>,
-    a: &'a Shape,
-    b: &'a Shape,
-    /// B's pose in A's frame.
-    xf_ab: Pose,
-    boxes: PieceBoxes<'a>,
-    /// The piece pairs the piece loop tested (every pair whose boxes touch, or every
-    /// pair when `all_tested`): overlapping, and apart with a lower bound on their gap.
-    hits: &'a [(usize, usize, super::PairPenetration)],
-    apart: &'a [(u32, u32, f32)],
-    all_tested: bool,
-    /// The touching tolerance in A's frame (m): "strictly inside" means by more.
-    tol: f32,
-    /// The touching tolerance of the world poses (m): the piece loop's gaps, measured
-    /// with it, bound the pairs' distances to within it.
-    gap_margin: f32,
-    /// A's rotation: turns the search's points into the world frame for the trace.
-    rotation_a: crate::math::Rot,
-}
-
-impl Bodies<'_> {
-    /// A lower bound on the distance between piece i of A and piece j of B (the
-    /// distance of their difference from the origin): the gap between their boxes.
-    fn pair_gap(&self, i: usize, j: usize) -> f32 {
-        match &self.boxes {
-            PieceBoxes::InA { boxes_a, boxes_b, .. } => box_distance(&boxes_a[i], &boxes_b[j]),
-            PieceBoxes::Trees { tree_a, tree_b, xf_ab } => {
-                tree_a.item_bounds(i).gap(&tree_b.item_bounds(j).posed(xf_ab))
-            }
         }
     }
 }
@@ -587,6 +537,8 @@ enum Found {
     Search,
 }
 
+mod bodies;
+use bodies::{Bodies, PieceBoxes};
 mod cover;
 use cover::Live;
 mod coverage;

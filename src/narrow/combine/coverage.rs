@@ -134,80 +134,204 @@ fn clip_to_square(core: &[Vec2], half: f32, out: &mut Vec<Vec2>) {
     }
 }
 
+/// Angles per group of the table's walks along an edge (`covered_stretch`): a group
+/// nearer than its least distance is crossed in one step.
+const GROUP: usize = 16;
+
+/// Words of a bit set of the angles.
+pub(super) const WORDS: usize = BINS / 64;
+
+/// Marks in `marks` every angle in which the convex polygon `poly` has a point farther
+/// than `radius` from the origin and than the angle's `floor`, and the angles on either
+/// side (the angles are widened by `radial::ANGLE_SLACK`, far less than one; a point's
+/// angle may round into the next one): the angles of its boundary's parts outside the
+/// circle of that radius, where such a part reaches past the floor. A ray from the
+/// origin that meets the polygon beyond the circle leaves it there, across its
+/// boundary, so no other angle has such a point.
+///
+/// Between two 10,000-vertex stars most differences near the origin are needles
+/// through it, long in two narrow ranges of angles and well inside the table's least
+/// distance in all others, and every one was visited in all 1024 angles (22 million
+/// angle visits in one query of `examples/big_query_workload.rs`, half of them to find
+/// the angle's distance already past the reach).
+pub(super) fn angles_beyond(poly: &[Vec2], radius: f32, floor: impl Fn(usize) -> f32, marks: &mut [u64; WORDS]) {
+    // An angle whose distance is already at or past a part's farthest point (one of its
+    // ends: the distance along a segment is convex) learns nothing from that part.
+    let mut mark = |from: usize, count: usize, farthest: f32| {
+        for step in 0..count.min(BINS) {
+            let b = (from + step) % BINS;
+            if floor(b) < farthest {
+                marks[b / 64] |= 1 << (b % 64);
+            }
+        }
+    };
+    // A part from p to q outside the circle: the angles it sweeps, less than a half
+    // turn (it does not pass through the origin), and one more on either side.
+    let mut sweep = |(p, bp): (Vec2, usize), (q, bq): (Vec2, usize)| {
+        let turn = cross(p, q);
+        let (from, to) = if turn > 0.0 {
+            (bp, bq)
+        } else if turn < 0.0 {
+            (bq, bp)
+        } else if p.dot(q) > 0.0 {
+            (bp.min(bq), bp.max(bq))
+        } else {
+            // Through the origin (only with a radius of zero): every angle.
+            (0, BINS - 1)
+        };
+        mark(
+            (from + BINS - 1) % BINS,
+            (to + BINS - from) % BINS + 3,
+            p.length().max(q.length()),
+        );
+    };
+    let n = poly.len();
+    // A vertex's angle, with its bin: the arctangent is computed once for the vertex
+    // that ends one side and starts the next.
+    let mut last: Option<(usize, usize)> = None;
+    let mut vertex = |k: usize| {
+        let k = if k < n { k } else { 0 };
+        let b = match last {
+            Some((j, b)) if j == k => b,
+            _ => bin_of(poly[k]),
+        };
+        last = Some((k, b));
+        (poly[k], b)
+    };
+    let point = |p: Vec2| (p, bin_of(p));
+    // A little inside the circle, so that a part the rounding puts on it is kept.
+    let radius = radius * (1.0 - 1e-4);
+    for k in 0..n {
+        let (p, q) = (poly[k], poly[if k + 1 < n { k + 1 } else { 0 }]);
+        let r = q - p;
+        let (len2, half_b) = (r.length_squared(), p.dot(r));
+        let disc = half_b * half_b - len2 * (p.length_squared() - radius * radius);
+        if radius <= 0.0 || len2 <= 0.0 || disc <= 0.0 {
+            // Wholly outside (or a point): its angles.
+            sweep(vertex(k), vertex(k + 1));
+            continue;
+        }
+        // Inside the circle between t0 and t1.
+        let root = disc.sqrt();
+        let (t0, t1) = ((-half_b - root) / len2, (-half_b + root) / len2);
+        if t0 > 0.0 {
+            let start = vertex(k);
+            sweep(start, if t0 < 1.0 { point(p + r * t0) } else { vertex(k + 1) });
+        }
+        if t1 < 1.0 {
+            let start = if t1 > 0.0 { point(p + r * t1) } else { vertex(k) };
+            sweep(start, vertex(k + 1));
+        }
+    }
+}
+
+/// The angles marked in `marks`, in order.
+pub(super) fn marked(marks: [u64; WORDS]) -> impl Iterator<Item = usize> {
+    (0..WORDS).flat_map(move |w| {
+        let mut bits = marks[w];
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                b
+            })
+        })
+    })
+}
+
 impl CombineScratch {
-    /// Starts the table again with every open difference (when it comes into use, and
-    /// when the reach grows: intervals beyond the reach are left out).
+    /// Starts the table with every open difference (when it comes into use).
     pub(super) fn fill_cover(&mut self, tol: f32) {
         self.cover.clear();
         self.cover.resize(BINS, 0.0);
+        self.cover_groups.clear();
+        self.cover_groups.resize(BINS / GROUP, 0.0);
+        self.cover_least = 0.0;
         self.cover_pending.resize_with(BINS, Default::default);
         for pending in &mut self.cover_pending {
             pending.clear();
         }
+        self.cover_complete.clear();
+        self.cover_complete.resize(self.diffs.len(), false);
         for k in 0..self.diffs.len() {
             self.add_cover(k as u32, tol);
         }
         self.raise_held_radius();
     }
 
-    /// Chains difference `k`'s intervals into the table, over the angles it spans.
+    /// Brings the table up to a grown reach: adds again the open differences that left
+    /// something out for lying beyond the old reach (`add_cover`); the others' intervals
+    /// are all in already.
+    ///
+    /// The table once started again from every difference at each ring: a fifth of the
+    /// slowest query between two 10,000-vertex coastlines (perf). Its distances need no reach: an interval is what a difference holds, wherever
+    /// it lies, so the table may keep intervals beyond the reach (they wait among the
+    /// angle's pending ones until the chain comes to them), and adding an interval a
+    /// second time changes nothing.
+    pub(super) fn extend_cover(&mut self, tol: f32) {
+        self.cover_complete.resize(self.diffs.len(), false);
+        for k in 0..self.diffs.len() {
+            if !self.cover_complete[k] {
+                self.add_cover(k as u32, tol);
+            }
+        }
+        self.raise_held_radius();
+    }
+
+    /// Chains difference `k`'s intervals into the table, over the angles it spans, and
+    /// notes whether any was left out for lying beyond the reach (`extend_cover`).
     pub(super) fn add_cover(&mut self, k: u32, tol: f32) {
+        if self.cover_complete.len() <= k as usize {
+            self.cover_complete.resize(k as usize + 1, false);
+        }
         let d = self.diffs[k as usize];
         if d.planes.1 < 3 {
+            self.cover_complete[k as usize] = true;
             return;
         }
         let core = run(&self.core, d.core);
         let farthest = core.iter().map(|v| v.length()).fold(0.0, f32::max);
         let shrink = tol + ROUNDING_MARGIN * farthest;
-        // The angles it spans: all when its box holds the origin; otherwise those between
-        // its vertices' extreme directions seen from the origin (less than a half turn,
-        // measured from its centre's direction). Outside them no interval is found.
-        // Only its part within the reach matters (farther intervals are left out): the
-        // core clipped to the reach's square.
+        // The angles where it may raise the table: those its part beyond the table's least
+        // distance spans (`angles_beyond`; elsewhere its intervals end below every
+        // angle's distance). Only the angles of its part within the reach are visited
+        // now (the others when the reach grows, `extend_cover`): the core clipped to the
+        // reach's square.
         let reach = self.reach;
-        let mut clipped = std::mem::take(&mut self.clip_buffer);
-        clip_to_square(core, reach, &mut clipped);
-        let span = if clipped.is_empty() {
-            None
-        } else if d.bounds.contains(Vec2::ZERO) {
-            Some((0, BINS))
+        // Complete unless the reach's square cuts its core (more angles may come in
+        // with a greater reach) or an angle is skipped below for lying past the reach.
+        let mut complete = d.bounds.min.abs().max(d.bounds.max.abs()).max_element() <= reach;
+        let mut marks = [0u64; WORDS];
+        if complete {
+            // Inside the square: nothing to clip.
+            angles_beyond(core, self.cover_least, |b| self.cover[b], &mut marks);
         } else {
-            let centre = clipped.iter().copied().sum::<Vec2>() / clipped.len() as f32;
-            let (mut least, mut most) = (0.0f32, 0.0f32);
-            for &v in &clipped {
-                let turn = cross(centre, v).atan2(centre.dot(v));
-                least = least.min(turn);
-                most = most.max(turn);
+            let mut clipped = std::mem::take(&mut self.clip_buffer);
+            clip_to_square(core, reach, &mut clipped);
+            if !clipped.is_empty() {
+                angles_beyond(&clipped, self.cover_least, |b| self.cover[b], &mut marks);
             }
-            let base = centre.y.atan2(centre.x);
-            let width = std::f32::consts::TAU / BINS as f32;
-            let index = |angle: f32| ((angle + std::f32::consts::PI) / width).floor() as i64;
-            let (from, to) = (index(base + least) - 1, index(base + most) + 1);
-            Some((
-                from.rem_euclid(BINS as i64) as usize,
-                ((to - from + 1) as usize).min(BINS),
-            ))
-        };
-        self.clip_buffer = clipped;
-        let Some((first, count)) = span else {
-            return;
-        };
+            self.clip_buffer = clipped;
+        }
         let planes = d.planes;
-        for step in 0..count {
-            let b = (first + step) % BINS;
-            // An angle whose distance is past the reach, or past the difference's
-            // farthest point (beyond which it holds nothing), learns nothing from it.
+        for b in marked(marks) {
+            // An angle whose distance is past the difference's farthest point (beyond
+            // which it holds nothing) learns nothing from it; one whose distance is past
+            // the reach, nothing yet.
             let floor = self.cover[b];
-            if floor >= reach || floor >= farthest {
+            if floor >= farthest {
+                continue;
+            }
+            if floor >= reach {
+                complete = false;
                 continue;
             }
             let planes = &self.planes[planes.0 as usize..(planes.0 + planes.1) as usize];
             if let Some((lo, hi)) = interval_over_angle(planes, shrink, bin_ends()[b], floor) {
-                if lo <= reach {
-                    self.chain(b, lo, hi);
-                }
+                self.chain(b, lo, hi);
             }
         }
+        self.cover_complete[k as usize] = complete;
         // The least distance of the table bounds the held radius from below; finding
         // it reads every angle, so it is found again only every few differences (a held
         // radius a little behind only leaves candidates to be tested).
@@ -222,6 +346,7 @@ impl CombineScratch {
         if self.raised_least {
             self.raised_least = false;
             let least = self.cover.iter().copied().fold(f32::INFINITY, f32::min);
+            self.cover_least = least;
             self.held_radius = self.held_radius.max(least);
         }
     }
@@ -241,6 +366,7 @@ impl CombineScratch {
             pending.push(Reverse((lo.to_bits(), hi.to_bits())));
             return;
         }
+        let old = *covered;
         *covered = hi;
         while let Some(&Reverse((l, h))) = pending.peek() {
             if f32::from_bits(l) > *covered {
@@ -248,6 +374,12 @@ impl CombineScratch {
             }
             pending.pop();
             *covered = covered.max(f32::from_bits(h));
+        }
+        // The group's least distance grows only when its least angle grows.
+        let g = b / GROUP;
+        if self.cover_groups[g] == old {
+            let angles = &self.cover[g * GROUP..(g + 1) * GROUP];
+            self.cover_groups[g] = angles.iter().copied().fold(f32::INFINITY, f32::min);
         }
     }
 
@@ -299,6 +431,39 @@ impl CombineScratch {
             let mut b = b0;
             let mut t = t_near;
             for _ in 0..BINS {
+                // A whole group of angles at once, when the walk enters one at its
+                // first angle and the edge's farthest point in it (where it leaves it)
+                // is nearer than every angle's distance there and beside it: the
+                // angle-by-angle walk would go through it to the same border.
+                if b % GROUP == if forward { 0 } else { GROUP - 1 } {
+                    let g = b / GROUP;
+                    let exit = if forward { (b + GROUP) % BINS } else { b + 1 - GROUP };
+                    let border = borders()[exit];
+                    let denom = cross(border, r);
+                    let cut = -cross(border, p0) / denom;
+                    let crosses = denom != 0.0 && (cut - t) * sign > 0.0 && border.dot(p0 + r * cut) > 0.0;
+                    let end = match (sign > 0.0, crosses) {
+                        (true, true) => cut.min(1.0),
+                        (true, false) => 1.0,
+                        (false, true) => cut.max(0.0),
+                        (false, false) => 0.0,
+                    };
+                    let c = &self.cover;
+                    let (before, after) = (c[(g * GROUP + BINS - 1) % BINS], c[(g * GROUP + GROUP) % BINS]);
+                    let radius = self.cover_groups[g].min(before).min(after);
+                    if (p0 + r * end).length() < radius {
+                        t = end;
+                        if end <= 0.0 || end >= 1.0 {
+                            break;
+                        }
+                        b = if forward {
+                            (b + GROUP) % BINS
+                        } else {
+                            (b + BINS - GROUP) % BINS
+                        };
+                        continue;
+                    }
+                }
                 // The border left going this way, and where the edge's line crosses it.
                 let border = borders()[if forward { (b + 1) % BINS } else { b }];
                 let denom = cross(border, r);

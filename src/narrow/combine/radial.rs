@@ -101,7 +101,13 @@ impl CombineScratch {
         if least <= shrink || farthest <= self.held_radius {
             return;
         }
-        for (b, &(lo, hi)) in bin_ends().iter().enumerate() {
+        // Only the angles where it reaches beyond the held radius (`coverage.rs`,
+        // `angles_beyond`): nearer points are not asked about, or rarely, and then of
+        // the differences one by one.
+        let mut marks = [0u64; super::coverage::WORDS];
+        super::coverage::angles_beyond(core, self.held_radius.max(0.0), |b| self.radial[b].0, &mut marks);
+        for b in super::coverage::marked(marks) {
+            let (lo, hi) = bin_ends()[b];
             let current = self.radial[b].0;
             if current >= farthest {
                 // Its radial function never exceeds its farthest vertex.

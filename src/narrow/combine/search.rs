@@ -41,8 +41,8 @@ impl CombineScratch {
             self.reach = reach;
             if self.skip_held && scanned != f32::NEG_INFINITY {
                 if !self.cover.is_empty() {
-                    // The intervals beyond the old reach were left out.
-                    self.fill_cover(bodies.tol);
+                    // What was left out for lying beyond the old reach.
+                    self.extend_cover(bodies.tol);
                 }
                 self.widen_grids(scanned, bodies.tol);
             }

@@ -254,6 +254,73 @@ fn the_coverage_table_only_takes_in_points_some_difference_holds() {
     assert!(covered > points.len() / 10, "{covered}");
 }
 
+/// The table filled at a small reach and extended when the reach grows
+/// (`extend_cover`) takes in only held points, and every point within the grown reach
+/// that a table filled afresh there takes in.
+#[test]
+fn the_coverage_table_extended_to_a_grown_reach_loses_nothing() {
+    let (mut extended, points) = needles_and_points();
+    extended.reach = 0.004;
+    extended.fill_cover(1e-6);
+    let before = points.iter().filter(|&&p| extended.covers(p)).count();
+    extended.reach = 0.03;
+    extended.extend_cover(1e-6);
+    let (fresh, _) = covered_needles();
+    let mut covered = 0;
+    for &p in &points {
+        if extended.covers(p) {
+            covered += 1;
+            assert!(held_by_some(&extended, p), "{p} taken in, held by none");
+        } else {
+            assert!(!(fresh.covers(p) && p.length() < 0.03), "{p} taken in afresh only");
+        }
+    }
+    // The grown reach took in more (the needles reach far beyond 4 mm).
+    assert!(covered > before, "{before} {covered}");
+}
+
+/// `angles_beyond` marks the angle of every point of a difference farther than the
+/// radius and than the angle's floor (the coverage table visits only those angles): the
+/// needles of [`needles_and_points`], points inside them and on their sides, at several
+/// radii, with no floors and with uneven ones.
+#[test]
+fn the_angles_beyond_a_radius_hold_every_point_beyond_it() {
+    use super::coverage::{angles_beyond, WORDS};
+    use super::radial::bin_of;
+    let (s, _) = needles_and_points();
+    let mut checked = 0;
+    for (k, d) in s.diffs.iter().enumerate() {
+        let core = run(&s.core, d.core);
+        for (radius, uneven) in [0.0, 0.001, 0.004, 0.02, 0.1]
+            .into_iter()
+            .flat_map(|r| [(r, false), (r, true)])
+        {
+            let floor = |b: usize| if uneven { 0.003 * (b % 7) as f32 } else { 0.0 };
+            let mut marks = [0u64; WORDS];
+            angles_beyond(core, radius, floor, &mut marks);
+            let n = core.len();
+            for j in 0..=40 {
+                let t = j as f32 / 40.0;
+                for i in 0..n {
+                    let (p, q, r) = (core[i], core[(i + 1) % n], core[(i + 2) % n]);
+                    // On a side, and inside (between the side and the next vertex).
+                    for point in [p + (q - p) * t, (p + (q - p) * t) * 0.5 + r * 0.5] {
+                        if point.length() > radius && point.length() > floor(bin_of(point)) {
+                            let b = bin_of(point);
+                            checked += 1;
+                            assert!(
+                                marks[b / 64] >> (b % 64) & 1 == 1,
+                                "difference {k}, {point} beyond {radius}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
 #[test]
 fn the_covered_stretch_of_an_edge_is_held_point_by_point() {
     let (s, _) = covered_needles();
@@ -277,6 +344,12 @@ fn the_covered_stretch_of_an_edge_is_held_point_by_point() {
             assert!(
                 held_by_some(&s, p),
                 "edge {k}: {p} at t = {t} in [{lo}, {hi}], held by none"
+            );
+            // And by the table itself: the walk (angle by angle, or a group of angles
+            // at once) stops where the edge reaches the table's distance.
+            assert!(
+                s.covers(p),
+                "edge {k}: {p} at t = {t} in [{lo}, {hi}], not in the table"
             );
         }
     }
