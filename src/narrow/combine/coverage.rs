@@ -264,10 +264,11 @@ impl CombineScratch {
     /// are all in already.
     ///
     /// The table once started again from every difference at each ring: a fifth of the
-    /// slowest query between two 10,000-vertex coastlines (perf). Its distances need no reach: an interval is what a difference holds, wherever
-    /// it lies, so the table may keep intervals beyond the reach (they wait among the
-    /// angle's pending ones until the chain comes to them), and adding an interval a
-    /// second time changes nothing.
+    /// slowest query between two 10,000-vertex coastlines (perf). Its distances need no
+    /// reach: an interval is what a difference holds, wherever it lies, so the table
+    /// may keep intervals beyond the reach (they wait among the angle's pending ones
+    /// until the chain comes to them), and adding an interval a second time changes
+    /// nothing.
     pub(super) fn extend_cover(&mut self, tol: f32) {
         self.cover_complete.resize(self.diffs.len(), false);
         for k in 0..self.diffs.len() {
