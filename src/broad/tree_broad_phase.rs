@@ -87,6 +87,9 @@ pub struct AabbTreeBroadPhase {
     fresh_below: Vec<(u32, u32)>,
     /// Per slot: its kept pairs stay (it has a proxy and did not move).
     kept: Vec<bool>,
+    /// Scratch: the proxies with a new fat box, of the movable tree and the static one,
+    /// placed together after every slot is seen (`DynamicTree::set_fat_boxes`).
+    new_fat: [Vec<(ProxyId, Aabb)>; 2],
 }
 
 impl AabbTreeBroadPhase {
@@ -278,10 +281,20 @@ impl AabbTreeBroadPhase {
                     // The min corner's motion: a box can change size too, but a body's
                     // box moves with it.
                     let displacement = (p.aabb.min - s.previous.min) * self.prediction;
-                    let reinserted = self.tree_for(p.is_static).move_proxy(id, p.aabb, displacement) == Some(true);
-                    if reinserted {
+                    let tree = if p.is_static { &self.static_tree } else { &self.tree };
+                    if let Some(Some(fat)) = tree.new_fat_box(id, p.aabb, displacement) {
+                        // Placed in the tree after the loop, all together (see
+                        // `DynamicTree::set_fat_boxes`).
+                        self.new_fat[usize::from(p.is_static)].push((id, fat));
                         stats.reinserts += 1;
                         self.moved.push(slot as u32);
+                        self.slots[slot] = Slot {
+                            handle: Some(id),
+                            fat,
+                            previous: p.aabb,
+                            is_static: p.is_static,
+                        };
+                        continue;
                     }
                     Some(id)
                 }
@@ -303,6 +316,11 @@ impl AabbTreeBroadPhase {
                 is_static: p.is_static,
             };
         }
+        let [movable, fixed] = &mut self.new_fat;
+        self.tree.set_fat_boxes(movable);
+        self.static_tree.set_fat_boxes(fixed);
+        movable.clear();
+        fixed.clear();
     }
 
     /// A proxy for every usable box of `proxies`, into empty trees: each tree is built
@@ -409,6 +427,44 @@ mod tests {
             broad.update(&proxies, &mut out);
             assert_eq!(out, overlapping_pairs(&proxies), "step {step}");
         }
+    }
+
+    /// A grid of bodies falling together leaves its fat boxes together (the tree is
+    /// built again, `DynamicTree::set_fat_boxes`), while a few of them wobble and land
+    /// on a static floor one row at a time: the pairs are brute force's every step.
+    #[test]
+    fn bodies_falling_together_pair_like_brute_force() {
+        let mut broad = AabbTreeBroadPhase::default();
+        broad.set_margin(0.1);
+        broad.set_prediction(4.0);
+        let mut out = Vec::new();
+        let (mut reinserts, mut steps_with_many) = (0, 0);
+        for step in 0..120u32 {
+            let t = step as f32 / 60.0;
+            let fall = 0.5 * 9.81 * t * t;
+            let mut proxies = vec![boxed(0, -1.0, -1.0, true)];
+            proxies[0].aabb.max.x = 30.0;
+            for i in 1..=150u32 {
+                let (col, row) = ((i - 1) % 15, (i - 1) / 15);
+                let wobble = if i % 7 == 0 {
+                    (t * 9.0 + i as f32).sin() * 0.3
+                } else {
+                    0.0
+                };
+                // Each row stops on the floor (stacked 1.05 m apart), then rests.
+                let y = (2.0 + row as f32 * 1.5 - fall).max(row as f32 * 1.05);
+                proxies.push(boxed(i, col as f32 * 1.5 + wobble, y, false));
+            }
+            let stats = broad.update(&proxies, &mut out);
+            reinserts += stats.reinserts;
+            steps_with_many += usize::from(stats.reinserts * 8 >= 150);
+            assert_eq!(out, overlapping_pairs(&proxies), "step {step}");
+            broad.tree.validate().unwrap();
+        }
+        assert!(
+            steps_with_many >= 5,
+            "{steps_with_many} steps moved many ({reinserts} reinserts)"
+        );
     }
 
     /// A body falling steadily faster than the shrink test's four margins a step (0.5 m

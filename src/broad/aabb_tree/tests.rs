@@ -179,3 +179,49 @@ fn a_tree_built_whole_answers_like_one_built_by_insertions() {
     assert_eq!(more.len(), 5);
     whole.validate().unwrap();
 }
+
+/// Many proxies moved at once (a rebuild of the whole tree) and a few (one at a time):
+/// either way every id stays valid, each proxy has the fat box it was given, the tree
+/// keeps its invariants, and queries find exactly the proxies whose fat boxes overlap.
+#[test]
+fn new_fat_boxes_given_together_keep_ids_and_answer_like_brute_force() {
+    let mut tree = DynamicTree::new(0.1);
+    let mut ids = Vec::new();
+    for i in 0..100u32 {
+        ids.push(tree.create_proxy(unit_box((i % 10) as f32 * 1.5, (i / 10) as f32 * 1.5), i));
+    }
+    let mut stack = Vec::new();
+    for (round, moving) in [(0, 60usize), (1, 3), (2, 100), (3, 12)] {
+        // The first `moving` proxies fall 0.4 m and drift right with the round.
+        let shift = Vec2::new(0.2 * round as f32, -0.4);
+        let mut moved = Vec::new();
+        for (i, &id) in ids.iter().enumerate().take(moving) {
+            let old = tree.fat_aabb(id).unwrap();
+            let tight = Aabb::new(old.min + Vec2::splat(0.1) + shift, old.max - Vec2::splat(0.1) + shift);
+            let fat = tree.new_fat_box(id, tight, shift).unwrap().expect("left its fat box");
+            moved.push((id, fat));
+            assert_eq!(tree.fat_aabb(id), Some(old), "proxy {i}: asking changes nothing");
+        }
+        tree.set_fat_boxes(&moved);
+        tree.validate().unwrap();
+        assert_eq!(tree.proxy_count(), 100);
+        for &(id, fat) in &moved {
+            assert_eq!(tree.fat_aabb(id), Some(fat), "round {round}");
+        }
+        let boxes: Vec<Aabb> = ids.iter().map(|&id| tree.fat_aabb(id).unwrap()).collect();
+        for (i, query) in boxes.iter().enumerate() {
+            let mut found = Vec::new();
+            tree.query(query, &mut stack, |d| found.push(d));
+            found.sort_unstable();
+            let expected: Vec<u32> = (0..100u32).filter(|&j| boxes[j as usize].overlaps(query)).collect();
+            assert_eq!(found, expected, "round {round}, proxy {i}");
+        }
+    }
+    // A stale id among them is skipped.
+    let gone = ids[5];
+    assert!(tree.destroy_proxy(gone));
+    tree.set_fat_boxes(&[(gone, unit_box(50.0, 50.0)), (ids[6], unit_box(60.0, 60.0))]);
+    assert_eq!(tree.fat_aabb(gone), None);
+    assert_eq!(tree.fat_aabb(ids[6]), Some(unit_box(60.0, 60.0)));
+    tree.validate().unwrap();
+}
