@@ -38,6 +38,23 @@ pub(super) fn field<T>(items: &[&T; LANES], get: fn(&T) -> f32) -> Lf {
     Lf::new(std::array::from_fn(|k| get(items[k])))
 }
 
+/// Rows of eight numbers, one row per lane, turned into eight numbers of one lane per
+/// row: `out[i]`'s lane `k` is `rows[k][i]` (an 8×8 transpose; two 4×4 ones on four
+/// lanes).
+#[inline]
+pub(super) fn transpose_rows(rows: [[f32; 8]; LANES]) -> [Lf; 8] {
+    #[cfg(target_feature = "avx")]
+    {
+        Lf::transpose(rows.map(Lf::new))
+    }
+    #[cfg(not(target_feature = "avx"))]
+    {
+        let [a0, a1, a2, a3] = Lf::transpose(rows.map(|r| Lf::new([r[0], r[1], r[2], r[3]])));
+        let [b0, b1, b2, b3] = Lf::transpose(rows.map(|r| Lf::new([r[4], r[5], r[6], r[7]])));
+        [a0, a1, a2, a3, b0, b1, b2, b3]
+    }
+}
+
 /// A mask from a flag per lane.
 #[inline]
 pub(super) fn mask(flags: [bool; LANES]) -> Lf {

@@ -33,7 +33,7 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
-use super::lanes::{field, BodyLanes, Lf, Slots, LANES};
+use super::lanes::{field, mask, transpose_rows, BodyLanes, Lf, Slots, LANES};
 use super::solver::{solve_constraint, warm_start_constraint, StepTuning};
 
 /// One point of eight constraints, each field one lane per constraint (the fields of
@@ -313,25 +313,31 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
     };
     bundle.friction = Lf::new(friction);
     for (lanes, points) in bundle.point.iter_mut().zip(&point) {
-        let f = |get: fn(&ConstraintPoint) -> f32| field(points, get);
+        // Rows 0 and 2 of each point whole (`ConstraintPoint::rows`), the rest by field.
+        let [normal_x, normal_y, anchor_a_x, anchor_a_y, anchor_b_x, anchor_b_y, base_separation, start_overlap] =
+            transpose_rows(points.map(|p| p.rows()[0]));
+        let [normal_mass, tangent_mass, cross_na, cross_nb, cross_ta, cross_tb, max_normal_impulse, _] =
+            transpose_rows(points.map(|p| p.rows()[2]));
         *lanes = PointLanes {
-            normal_x: f(|p| p.normal.x),
-            normal_y: f(|p| p.normal.y),
-            anchor_a_x: f(|p| p.anchor_a.x),
-            anchor_a_y: f(|p| p.anchor_a.y),
-            anchor_b_x: f(|p| p.anchor_b.x),
-            anchor_b_y: f(|p| p.anchor_b.y),
-            base_separation: f(|p| p.base_separation),
-            tolerated: f(|p| if p.deep { p.start_overlap } else { 0.0 }),
-            normal_mass: f(|p| p.normal_mass),
-            tangent_mass: f(|p| p.tangent_mass),
-            cross_na: f(|p| p.cross_na),
-            cross_nb: f(|p| p.cross_nb),
-            cross_ta: f(|p| p.cross_ta),
-            cross_tb: f(|p| p.cross_tb),
-            normal_impulse: f(|p| p.normal_impulse),
-            tangent_impulse: f(|p| p.tangent_impulse),
-            max_normal_impulse: f(|p| p.max_normal_impulse),
+            normal_x,
+            normal_y,
+            anchor_a_x,
+            anchor_a_y,
+            anchor_b_x,
+            anchor_b_y,
+            base_separation,
+            // `if p.deep { p.start_overlap } else { 0.0 }`: the mask keeps the number's
+            // bits or makes +0.
+            tolerated: mask(points.map(|p| p.deep)) & start_overlap,
+            normal_mass,
+            tangent_mass,
+            cross_na,
+            cross_nb,
+            cross_ta,
+            cross_tb,
+            normal_impulse: field(points, |p| p.normal_impulse),
+            tangent_impulse: field(points, |p| p.tangent_impulse),
+            max_normal_impulse,
         };
     }
     bundle

@@ -50,7 +50,7 @@
 
 use super::body_state::{BodyState, BodyStates};
 use super::constraint::{Constraint, ConstraintPoint, Constraints, COLOURS};
-use super::lanes::{field, mask, Lf, Slots, LANES};
+use super::lanes::{field, mask, transpose_rows, Lf, Slots, LANES};
 use super::xpbd::{hold_constraint, project_constraint, settle_constraint, PositionPass, VelocityPass};
 use passes::{hold_bundle, project_bundle, settle_bundle};
 
@@ -346,28 +346,32 @@ fn bundle_of(indices: &[u32], constraints: &Constraints, states: &[BodyState]) -
         }
     }
     let lanes_of = |points: &[&ConstraintPoint; LANES], live: [bool; LANES]| {
-        let f = |get: fn(&ConstraintPoint) -> f32| field(points, get);
+        // Rows 0 and 1 of each point whole (`ConstraintPoint::rows`), the rest by field.
+        let [normal_x, normal_y, anchor_a_x, anchor_a_y, anchor_b_x, anchor_b_y, base_separation, start_overlap] =
+            transpose_rows(points.map(|p| p.rows()[0]));
+        let [normal_impulse, tangent_impulse, velocity_normal_impulse, relative_velocity, stick_anchor_a_x, stick_anchor_a_y, stick_anchor_b_x, stick_anchor_b_y] =
+            transpose_rows(points.map(|p| p.rows()[1]));
         PointLanes {
             live: mask(live),
-            normal_x: f(|p| p.normal.x),
-            normal_y: f(|p| p.normal.y),
-            anchor_a_x: f(|p| p.anchor_a.x),
-            anchor_a_y: f(|p| p.anchor_a.y),
-            anchor_b_x: f(|p| p.anchor_b.x),
-            anchor_b_y: f(|p| p.anchor_b.y),
-            base_separation: f(|p| p.base_separation),
-            start_overlap: f(|p| p.start_overlap),
+            normal_x,
+            normal_y,
+            anchor_a_x,
+            anchor_a_y,
+            anchor_b_x,
+            anchor_b_y,
+            base_separation,
+            start_overlap,
             deep: mask(points.map(|p| p.deep)),
-            stick_anchor_a_x: f(|p| p.stick_anchor_a.x),
-            stick_anchor_a_y: f(|p| p.stick_anchor_a.y),
-            stick_anchor_b_x: f(|p| p.stick_anchor_b.x),
-            stick_anchor_b_y: f(|p| p.stick_anchor_b.y),
-            stick_gap_x: f(|p| p.stick_gap.x),
-            stick_gap_y: f(|p| p.stick_gap.y),
-            normal_impulse: f(|p| p.normal_impulse),
-            tangent_impulse: f(|p| p.tangent_impulse),
-            velocity_normal_impulse: f(|p| p.velocity_normal_impulse),
-            relative_velocity: f(|p| p.relative_velocity),
+            stick_anchor_a_x,
+            stick_anchor_a_y,
+            stick_anchor_b_x,
+            stick_anchor_b_y,
+            stick_gap_x: field(points, |p| p.stick_gap.x),
+            stick_gap_y: field(points, |p| p.stick_gap.y),
+            normal_impulse,
+            tangent_impulse,
+            velocity_normal_impulse,
+            relative_velocity,
             slipped: mask(points.map(|p| p.slipped)),
         }
     };
