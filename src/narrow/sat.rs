@@ -19,8 +19,8 @@ use crate::math::Vec2;
 use wide::{f32x4, f32x8};
 
 mod lanes;
-pub(crate) use lanes::{lane_higher, lane_lower};
-use lanes::{lane_lower_eight, project_lanes};
+use lanes::project_lanes;
+pub(crate) use lanes::{lane_higher, lane_lower, lane_lower_eight};
 
 /// Interval of `view`'s vertices projected on `axis` (both in the view's local frame).
 #[inline]

@@ -240,3 +240,47 @@ proptest! {
         prop_assert_eq!(speculative, expected);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    /// The branch-free SAT for polygons of up to eight vertices (`small.rs`) against the
+    /// general one-sided SAT on the same pair in A's frame: where the general test scans
+    /// both sides, the same normal and depth to the bit and the same work; where it
+    /// climbs a side (four edges or fewer against six vertices or more), the depth to
+    /// rounding and the normal the same or tied.
+    #[test]
+    fn the_small_polygon_sat_answers_as_the_general_one_sided_sat(
+        angles_a in prop::collection::vec(0.0f32..std::f32::consts::TAU, 3..9),
+        angles_b in prop::collection::vec(0.0f32..std::f32::consts::TAU, 3..9),
+        radii in (0.2f32..1.0, 0.2f32..1.0, 0.2f32..1.0, 0.2f32..1.0),
+        offset in (-1.8f32..1.8, -1.8f32..1.8, -3.2f32..3.2),
+        stop_at in prop::sample::select(vec![0.0f32, 0.02, 0.3, f32::INFINITY]),
+    ) {
+        let (Some(Shape::Polygon(a)), Some(Shape::Polygon(b))) = (
+            ellipse_polygon(&angles_a, radii.0, radii.1),
+            ellipse_polygon(&angles_b, radii.2, radii.3),
+        ) else {
+            return Ok(());
+        };
+        let (va, vb) = (a.view(), b.view());
+        let xf_ab = Pose::new(Vec2::new(offset.0, offset.1), offset.2);
+        let mut buffer = [Vec2::ZERO; MAX_VERTICES_B];
+        let pair = PairInA::new(&va, &vb, &xf_ab, &mut buffer);
+        prop_assume!(small::fits(&pair));
+        let (mut work_small, mut work_general) = (Work::default(), Work::default());
+        let (n_small, d_small) = small::sat_one_sided_small(&pair, stop_at, &mut work_small);
+        let (n_general, d_general) = sat_one_sided_in_a(&pair, stop_at, &mut work_general);
+        let (n, m) = (va.vertices.len(), vb.vertices.len());
+        let climbs = |edges: usize, others: usize| !(edges > 4 && others <= 16) && others >= 6;
+        if !climbs(n, m) && !climbs(m, n) {
+            prop_assert_eq!(d_small.to_bits(), d_general.to_bits());
+            prop_assert_eq!((n_small.x.to_bits(), n_small.y.to_bits()), (n_general.x.to_bits(), n_general.y.to_bits()));
+            prop_assert_eq!(work_small.axes_tested, work_general.axes_tested);
+            prop_assert_eq!(work_small.vertices_scanned, work_general.vertices_scanned);
+        } else {
+            prop_assert!((d_small - d_general).abs() <= 1e-5, "depth {} against {}", d_small, d_general);
+            prop_assert_eq!(work_small.axes_tested, work_general.axes_tested);
+        }
+    }
+}

@@ -24,7 +24,7 @@ pub(crate) fn lane_lower(d: f32x4, lowest: f32x4) -> f32x4 {
 
 /// [`lane_lower`] on eight lanes (AVX's VMINPS has MINPS's rule).
 #[inline]
-pub(super) fn lane_lower_eight(d: f32x8, lowest: f32x8) -> f32x8 {
+pub(crate) fn lane_lower_eight(d: f32x8, lowest: f32x8) -> f32x8 {
     #[cfg(target_feature = "sse")]
     {
         d.fast_min(lowest)
