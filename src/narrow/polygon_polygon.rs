@@ -168,18 +168,14 @@ fn pose_points(xf: &Pose, points: &[Vec2], out: &mut [Vec2]) {
 ///   corner). They add nothing when both shapes are centrally symmetric (boxes: every
 ///   −n_Ai is some n_Ak); otherwise the two-sided test runs as the general path's does.
 fn sat_in_a(pair: &PairInA, stop_at: f32, work: &mut Work) -> (Vec2, f32) {
-    let small = small::fits(pair);
-    let (normal, depth) = if small {
+    let (normal, depth) = if small::fits(pair) {
         small::sat_one_sided_small(pair, stop_at, work)
     } else {
         sat_one_sided_in_a(pair, stop_at, work)
     };
     let gap = -depth;
     if gap > 0.0 && gap <= stop_at && !(centrally_symmetric(pair.a.normals) && centrally_symmetric(pair.b.normals)) {
-        return match small {
-            true => small::sat_two_sided_small(pair, stop_at, work),
-            false => sat_two_sided_in_a(pair, stop_at, work),
-        };
+        return sat_two_sided_in_a(pair, stop_at, work);
     }
     (normal, depth)
 }

@@ -20,7 +20,7 @@ use wide::{f32x4, f32x8};
 
 mod lanes;
 use lanes::project_lanes;
-pub(crate) use lanes::{lane_higher, lane_higher_eight, lane_lower, lane_lower_eight};
+pub(crate) use lanes::{lane_higher, lane_lower, lane_lower_eight};
 
 /// Interval of `view`'s vertices projected on `axis` (both in the view's local frame).
 #[inline]

@@ -36,7 +36,7 @@
 use super::PairInA;
 use crate::math::Vec2;
 use crate::narrow::contact::Work;
-use crate::narrow::sat::{interval_gap, lane_higher_eight, lane_lower_eight};
+use crate::narrow::sat::lane_lower_eight;
 use wide::f32x8;
 
 /// Polygons up to this many vertices take this path.
@@ -134,75 +134,4 @@ pub(super) fn sat_one_sided_small(pair: &PairInA, stop_at: f32, work: &mut Work)
     work.axes_tested += axes as u32;
     work.vertices_scanned += (axes.min(n) * m + axes.saturating_sub(n) * n) as u32;
     (answer.0, -answer.1)
-}
-
-/// `sat::project_four` on eight axes at once: each lane makes the same dots and keeps
-/// the same four running minima and maxima, joined in the same order, so each lane's
-/// interval is `project_interval`'s to the bit. Returns the lower and the upper ends.
-#[inline]
-fn project_eight(vertices: &[Vec2], ax: f32x8, ay: f32x8) -> ([f32; MAX], [f32; MAX]) {
-    let dot = |v: &Vec2| f32x8::splat(v.x) * ax + f32x8::splat(v.y) * ay;
-    let (mut lo, mut hi) = (f32x8::splat(f32::INFINITY), f32x8::splat(f32::NEG_INFINITY));
-    let (mut lo4, mut hi4) = ([lo; 4], [hi; 4]);
-    let chunks = vertices.chunks_exact(4);
-    let rest = chunks.remainder();
-    for c in chunks {
-        for k in 0..4 {
-            let d = dot(&c[k]);
-            lo4[k] = lane_lower_eight(d, lo4[k]);
-            hi4[k] = lane_higher_eight(d, hi4[k]);
-        }
-    }
-    for v in rest {
-        let d = dot(v);
-        lo = lane_lower_eight(d, lo);
-        hi = lane_higher_eight(d, hi);
-    }
-    for k in 0..4 {
-        lo = lane_lower_eight(lo4[k], lo);
-        hi = lane_higher_eight(hi4[k], hi);
-    }
-    (lo.to_array(), hi.to_array())
-}
-
-/// The two-sided SAT (`sat_two_sided_in_a`) for a pair that [`fits`]: both intervals on
-/// each of A's edge normals, then B's, projected eight axes at a time instead of four,
-/// and the answer read from the gaps by the same rules (the first largest gap, stopping
-/// at the first above `stop_at`; the normal's side from the intervals). The same numbers
-/// to the bit.
-pub(super) fn sat_two_sided_small(pair: &PairInA, stop_at: f32, work: &mut Work) -> (Vec2, f32) {
-    let (va, vb) = (pair.a.vertices, pair.vertices_b());
-    let (n, m) = (va.len(), vb.len());
-    let (c, s) = (f32x8::splat(pair.rot_ab.cos), f32x8::splat(pair.rot_ab.sin));
-    let (bx, by) = (padded(pair.b.normals, |v| v.x), padded(pair.b.normals, |v| v.y));
-    let sides = [
-        (padded(pair.a.normals, |v| v.x), padded(pair.a.normals, |v| v.y), n),
-        (c * bx - s * by, s * bx + c * by, m),
-    ];
-    let scanned = (n + m) as u32;
-    let mut best_gap = f32::NEG_INFINITY;
-    let mut best_axis = Vec2::X;
-    for (ax, ay, count) in sides {
-        let ((lo_a, hi_a), (lo_b, hi_b)) = (project_eight(va, ax, ay), project_eight(vb, ax, ay));
-        let (ax, ay) = (ax.to_array(), ay.to_array());
-        for k in 0..count {
-            let gap = interval_gap((lo_a[k], hi_a[k]), (lo_b[k], hi_b[k]));
-            work.axes_tested += 1;
-            work.vertices_scanned += scanned;
-            if gap > best_gap {
-                best_gap = gap;
-                // B on the positive side of A along the axis: the normal is +axis.
-                let axis = Vec2::new(ax[k], ay[k]);
-                best_axis = if hi_b[k] - lo_a[k] >= hi_a[k] - lo_b[k] {
-                    axis
-                } else {
-                    -axis
-                };
-            }
-            if gap > stop_at {
-                return (best_axis, -best_gap);
-            }
-        }
-    }
-    (best_axis, -best_gap)
 }

@@ -54,22 +54,6 @@ pub(crate) fn lane_higher(d: f32x4, highest: f32x4) -> f32x4 {
     }
 }
 
-/// [`lane_higher`] on eight lanes (AVX's VMAXPS has MAXPS's rule).
-#[inline]
-pub(crate) fn lane_higher_eight(d: f32x8, highest: f32x8) -> f32x8 {
-    #[cfg(target_feature = "sse")]
-    {
-        d.fast_max(highest)
-    }
-    #[cfg(not(target_feature = "sse"))]
-    {
-        let (d, h) = (d.to_array(), highest.to_array());
-        f32x8::from(std::array::from_fn::<f32, 8, _>(
-            |i| if d[i] > h[i] { d[i] } else { h[i] },
-        ))
-    }
-}
-
 /// The four lanes of `sat::project_interval` over the first `4·⌊n/4⌋` vertices: lane k's
 /// least and greatest of `x·ax + y·ay` (rounded as `Vec2::dot` rounds it) over
 /// vertices k, k + 4, k + 8, …, kept by the comparisons' rule (`if d < lo { d }`).
