@@ -31,6 +31,7 @@
 //! its trees answered queries slower, and the rain of 1000 polygons' broad phase lost
 //! more than the build saved (0.084 → 0.097 ms a step while the polygons fall).
 
+use super::restructure::perimeter;
 use super::{DynamicTree, ProxyId, NULL};
 use crate::bounds::Aabb;
 use crate::math::Vec2;
@@ -60,6 +61,7 @@ impl DynamicTree {
         }
         self.leaves += ids.len();
         self.rebuild();
+        self.built_cost = self.cost();
         ids
     }
 
@@ -88,6 +90,46 @@ impl DynamicTree {
             self.nodes[self.root as usize].parent = NULL;
         }
         self.build_scratch = leaves;
+    }
+
+    /// Fits every internal node's box to its children's again, bottom up, keeping the
+    /// tree's shape, and returns the tree's cost: the sum of its internal nodes'
+    /// perimeters (what a query pays for, `restructure.rs`).
+    pub(super) fn refit_all(&mut self) -> f32 {
+        let mut stack = std::mem::take(&mut self.refit_stack);
+        stack.clear();
+        let mut cost = 0.0;
+        if self.root != NULL && !self.nodes[self.root as usize].is_leaf() {
+            stack.push((self.root, false));
+        }
+        while let Some((i, children_done)) = stack.pop() {
+            let node = self.nodes[i as usize];
+            if children_done {
+                let aabb = self.nodes[node.child1 as usize]
+                    .aabb
+                    .union(&self.nodes[node.child2 as usize].aabb);
+                self.nodes[i as usize].aabb = aabb;
+                cost += perimeter(&aabb);
+                continue;
+            }
+            stack.push((i, true));
+            for child in [node.child1, node.child2] {
+                if !self.nodes[child as usize].is_leaf() {
+                    stack.push((child, false));
+                }
+            }
+        }
+        self.refit_stack = stack;
+        cost
+    }
+
+    /// The tree's cost as [`Self::refit_all`] measures it, without changing it.
+    pub(super) fn cost(&self) -> f32 {
+        self.nodes
+            .iter()
+            .filter(|n| n.in_use && !n.is_leaf())
+            .map(|n| perimeter(&n.aabb))
+            .sum()
     }
 
     /// The subtree over `leaves` (at least one, each with its box's centre), split at

@@ -172,7 +172,7 @@ impl DynamicTree {
 
 /// Perimeter of a box (metres): the 2D "surface area" of the heuristic.
 #[inline]
-fn perimeter(aabb: &Aabb) -> f32 {
+pub(super) fn perimeter(aabb: &Aabb) -> f32 {
     let size = aabb.max - aabb.min;
     2.0 * (size.x + size.y)
 }

@@ -225,3 +225,68 @@ fn new_fat_boxes_given_together_keep_ids_and_answer_like_brute_force() {
     assert_eq!(tree.fat_aabb(ids[6]), Some(unit_box(60.0, 60.0)));
     tree.validate().unwrap();
 }
+
+/// The joins (`join.rs`) find exactly the overlapping pairs brute force finds: a tree
+/// with itself (each pair once, no proxy with itself) and two trees with each other,
+/// on scattered boxes of many sizes, built whole and moved one by one.
+#[test]
+fn joins_find_the_pairs_brute_force_finds() {
+    let mut seed = 7u32;
+    let mut next = || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 8) as f32 / (1u32 << 24) as f32
+    };
+    let mut boxes = |count: usize| -> Vec<(Aabb, u32)> {
+        (0..count as u32)
+            .map(|i| {
+                let (x, y, w, h) = (next() * 30.0, next() * 30.0, 0.2 + next() * 3.0, 0.2 + next() * 3.0);
+                (Aabb::new(Vec2::new(x, y), Vec2::new(x + w, y + h)), i)
+            })
+            .collect()
+    };
+    let (here, there) = (boxes(300), boxes(40));
+    let mut tree = DynamicTree::new(0.1);
+    let ids = tree.create_proxies(&here);
+    // Some moved one at a time, so the tree is not only the built one.
+    for (k, &id) in ids.iter().enumerate().step_by(7) {
+        tree.move_proxy(id, unit_box(k as f32 * 0.1, 5.0), Vec2::ZERO);
+    }
+    let mut other = DynamicTree::new(0.1);
+    let other_ids: Vec<ProxyId> = there
+        .iter()
+        .map(|&(aabb, data)| other.create_proxy(aabb, data))
+        .collect();
+    let fat = |t: &DynamicTree, ids: &[ProxyId]| ids.iter().map(|&id| t.fat_aabb(id).unwrap()).collect::<Vec<_>>();
+    let (fat_here, fat_there) = (fat(&tree, &ids), fat(&other, &other_ids));
+    let mut stack = Vec::new();
+    let mut found = Vec::new();
+    tree.self_pairs(&mut stack, |a, b| found.push((a.min(b), a.max(b))));
+    found.sort_unstable();
+    let mut expected = Vec::new();
+    for i in 0..fat_here.len() {
+        for j in i + 1..fat_here.len() {
+            if fat_here[i].overlaps(&fat_here[j]) {
+                expected.push((i as u32, j as u32));
+            }
+        }
+    }
+    assert!(expected.len() > 100, "{} pairs", expected.len());
+    assert_eq!(found, expected);
+    let mut across = Vec::new();
+    tree.pairs_with(&other, &mut stack, |a, b| across.push((a, b)));
+    across.sort_unstable();
+    let mut expected_across = Vec::new();
+    for (i, a) in fat_here.iter().enumerate() {
+        for (j, b) in fat_there.iter().enumerate() {
+            if a.overlaps(b) {
+                expected_across.push((i as u32, j as u32));
+            }
+        }
+    }
+    assert!(!expected_across.is_empty());
+    assert_eq!(across, expected_across);
+    // Empty and single-proxy trees.
+    let empty = DynamicTree::new(0.1);
+    assert_eq!(empty.self_pairs(&mut stack, |_, _| panic!("no pairs")), 0);
+    assert_eq!(tree.pairs_with(&empty, &mut stack, |_, _| panic!("no pairs")), 0);
+}
