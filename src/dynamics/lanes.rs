@@ -132,14 +132,10 @@ impl BodyLanes {
     /// The bodies of `slots`, one per lane.
     #[inline]
     pub fn gather(states: &[BodyState], slots: &Slots) -> BodyLanes {
-        let s = slots.bodies(states);
-        #[cfg(target_feature = "avx")]
-        let [vx, vy, w, dpx, dpy, cos, sin, dtheta] =
-            Lf::transpose(s.map(|s| Lf::new([s.v.x, s.v.y, s.w, s.dp.x, s.dp.y, s.dq.cos, s.dq.sin, s.dtheta])));
-        #[cfg(not(target_feature = "avx"))]
-        let ([vx, vy, w, dpx], [dpy, cos, sin, dtheta]) = (
-            Lf::transpose(s.map(|s| Lf::new([s.v.x, s.v.y, s.w, s.dp.x]))),
-            Lf::transpose(s.map(|s| Lf::new([s.dp.y, s.dq.cos, s.dq.sin, s.dtheta]))),
+        let [vx, vy, w, dpx, dpy, cos, sin, dtheta] = transpose_rows(
+            slots
+                .bodies(states)
+                .map(|s| [s.v.x, s.v.y, s.w, s.dp.x, s.dp.y, s.dq.cos, s.dq.sin, s.dtheta]),
         );
         BodyLanes {
             vx,
