@@ -35,8 +35,9 @@
 //! **Reused contacts.** A pair whose bodies have not moved against each other since the
 //! narrow phase last ran on it has the same contact: B, seen from A, is where it was.
 //! So a pair is not tested again while every point of B, seen from A, has moved less
-//! than [`REUSE_SLOP_FRACTION`] of the slop (0.25 mm at the default 5 mm; 2 mm for
-//! pairs of convex polygons, [`CONVEX_REUSE_SLOP_FRACTION`]) since then,
+//! than [`REUSE_SLOP_FRACTION`] of the slop (0.25 mm at the default 5 mm; for pairs of
+//! convex polygons 2 mm, [`CONVEX_REUSE_SLOP_FRACTION`], and under `Projection` up to
+//! the slop for shapes of 16 cm reach or more, [`CONVEX_REUSE_MAX_SLOPS`]) since then,
 //! judged from B's centre of mass and its turn times its reach, and its speculative
 //! margin has not grown (a touching pair needs no margin). Its points are carried over
 //! as kept points are: their anchors, moved with the bodies, give the new separation,
@@ -150,6 +151,36 @@ pub const REUSE_SLOP_FRACTION: f32 = 0.05;
 /// `tests/dynamics.rs` and `tests/sleeping.rs` hold. At 2.5 mm, before the stacking
 /// rule, the 100-row pyramid lost a flank (above); with it, it stands at 3 mm too.
 pub const CONVEX_REUSE_SLOP_FRACTION: f32 = 0.4;
+
+/// Under the position-based solver (`Resolution::Projection`), how far a pair of convex
+/// flat-sided shapes may move and keep its contact beyond the
+/// [`CONVEX_REUSE_SLOP_FRACTION`] every solver allows: this fraction of the smaller
+/// shape's reach …
+///
+/// Why: a carried contact is off by at most the motion since it was found, and the
+/// features of a polygon are its corners and edges, so how stale a contact may be scales
+/// with the polygon's size: a sixteenth of its reach keeps a 10 cm box at 2 mm, and a
+/// polygon of 16 cm reach or more at the cap below.
+pub const CONVEX_REUSE_SIZE_FRACTION: f32 = 1.0 / 16.0;
+
+/// … and never more than this many slops (5 mm at the default slop): a carried point
+/// then misses by no more than the overlap the solver leaves at rest anyway.
+///
+/// Measured 2026-11-29 (one thread, bench settings, 270 steps of `rain_1000.ron`,
+/// alternating runs): projection's step 0.48–0.49 → 0.45–0.46 ms at one slop (0.45 at
+/// 1.5 slops, 0.43–0.44 at 2; in another run of single runs, 0.47 at 2 mm, 0.40 at 2 cm
+/// and 0.45 at 5 cm, where stale contacts keep the heap working, as rapier2d's 5 cm
+/// did here). What bounds it is rest, not speed: the default
+/// scene under projection (three narrow phases, seven step rates from 59.8 to 60.2 Hz,
+/// 25 s) fell asleep in 17 of 21 runs at one slop and at 1.5 slops, in 12 of 21 at 2
+/// slops, and in 19 of 21 at 2 mm. The 5050-box pyramid at 20 s (bench settings): no box
+/// faster than 5 cm/s (four at 2 mm), the top box 4 cm from the middle, as before.
+///
+/// Not under impulses, which keep 2 mm: there the 20-row pyramid's top box crept 7 mm
+/// after its first second at 2 slops (`tests/dynamics.rs` allows 5 mm), and at one slop
+/// the 5050-box pyramid's top box drifted 12 cm sideways in 20 s (3 cm at 2 mm); the
+/// impulse solver is already below rapier2d on the rain without it.
+pub const CONVEX_REUSE_MAX_SLOPS: f32 = 1.0;
 
 /// Where B's centre of mass is and how far B is turned, seen from A's centre of mass
 /// and A's axes (m, rad).
@@ -332,9 +363,12 @@ pub(crate) struct DetectInput<'a> {
     /// for its contact to be reused (m; see the module docs): the slop times
     /// [`REUSE_SLOP_FRACTION`] …
     pub reuse_distance: f32,
-    /// … and the same for a pair of two convex flat-sided shapes: times
-    /// [`CONVEX_REUSE_SLOP_FRACTION`] (except under the literal projection).
-    pub convex_reuse_distance: f32,
+    /// … and for a pair of two convex flat-sided shapes, the least and the most (m):
+    /// [`CONVEX_REUSE_SIZE_FRACTION`] of the smaller shape's reach, kept within them.
+    /// Under projection the slop times [`CONVEX_REUSE_SLOP_FRACTION`] and
+    /// [`CONVEX_REUSE_MAX_SLOPS`]; under impulses both the first; under the literal
+    /// projection both [`REUSE_SLOP_FRACTION`].
+    pub convex_reuse: (f32, f32),
     pub warm_starting: bool,
 }
 

@@ -37,7 +37,9 @@ use super::body::{Body, BodyHandle, BodySet};
 use super::body_state::BodyStates;
 use super::clock::DEFAULT_RATE_HZ;
 use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraints, Reach};
-use super::contacts::{ContactSet, DetectInput, CONVEX_REUSE_SLOP_FRACTION, REUSE_SLOP_FRACTION};
+use super::contacts::{
+    ContactSet, DetectInput, CONVEX_REUSE_MAX_SLOPS, CONVEX_REUSE_SLOP_FRACTION, REUSE_SLOP_FRACTION,
+};
 use super::continuous::ContinuousScratch;
 use super::crowd::{
     cap_crowd_speeds, shed_old_overlap, thin_crowded_pairs, CrowdScratch, CrowdTuning, MAX_CROWDED_PAIRS,
@@ -431,11 +433,19 @@ impl World {
             boxes: &self.scratch.boxes,
             slop: settings.slop,
             reuse_distance: settings.slop * REUSE_SLOP_FRACTION,
-            convex_reuse_distance: settings.slop
-                * match settings.resolution {
-                    Resolution::Impulses | Resolution::Projection => CONVEX_REUSE_SLOP_FRACTION,
-                    Resolution::LiteralProjection => REUSE_SLOP_FRACTION,
-                },
+            convex_reuse: match settings.resolution {
+                Resolution::Projection => (
+                    settings.slop * CONVEX_REUSE_SLOP_FRACTION,
+                    settings.slop * CONVEX_REUSE_MAX_SLOPS,
+                ),
+                Resolution::Impulses => (
+                    settings.slop * CONVEX_REUSE_SLOP_FRACTION,
+                    settings.slop * CONVEX_REUSE_SLOP_FRACTION,
+                ),
+                Resolution::LiteralProjection => {
+                    (settings.slop * REUSE_SLOP_FRACTION, settings.slop * REUSE_SLOP_FRACTION)
+                }
+            },
             warm_starting: settings.warm_starting,
         };
         let bodies = &self.bodies;

@@ -3,7 +3,7 @@
 
 use super::{
     ApartPair, ContactId, ContactManifold, DetectInput, OnPair, PairContact, PointBuffer, PointContact, Previous,
-    RelativePose, KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
+    RelativePose, CONVEX_REUSE_SIZE_FRACTION, KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
 };
 use crate::dynamics::body::{Body, BodySet};
 use crate::math::{Pose, Rot, Vec2};
@@ -244,7 +244,10 @@ pub(super) fn detect_pair(
         // The shapes are looked at only when the move is between the two tolerances.
         let moved = relative.moved_from(&old.detected_at, b.outer_reach());
         let unmoved = moved < input.reuse_distance
-            || (moved < input.convex_reuse_distance && is_flat_convex(a.shape()) && is_flat_convex(b.shape()));
+            || (moved < input.convex_reuse.1
+                && is_flat_convex(a.shape())
+                && is_flat_convex(b.shape())
+                && moved < convex_reuse_distance(a, b, input.convex_reuse));
         if old.reusable && unmoved && (old.touching || margin <= old.detected_margin) {
             let mut last = LastNormal::default();
             for q in old_points {
@@ -412,6 +415,16 @@ pub(super) fn detect_pair(
         });
     }
     Detected::Tested
+}
+
+/// How far B, seen from A, may move and a pair of two convex flat-sided shapes keep its
+/// contact (m): [`CONVEX_REUSE_SIZE_FRACTION`] of the smaller shape's reach, within
+/// `(least, most)` ([`DetectInput::convex_reuse`]).
+fn convex_reuse_distance(a: &Body, b: &Body, (least, most): (f32, f32)) -> f32 {
+    // Not `clamp`, which panics on bounds out of order.
+    (CONVEX_REUSE_SIZE_FRACTION * a.outer_reach().min(b.outer_reach()))
+        .max(least)
+        .min(most)
 }
 
 /// A reused pair's answer, moved with A from `then` to `now` (B has not moved against A).
