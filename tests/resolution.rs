@@ -599,3 +599,49 @@ fn an_observed_step_is_the_step_and_reports_every_pass() {
         }
     }
 }
+
+/// Under projection a pair of convex polygons keeps its contact while B has moved less
+/// than a sixteenth of the smaller shape's reach against A, within 2 mm and the slop
+/// (`contacts.rs`, `CONVEX_REUSE_SIZE_FRACTION`): a 1 m box resting on the ground and
+/// slid by 3.5 mm is not tested again (it may move 5 mm), a 6 cm box slid as far is (it
+/// may move a sixteenth of its 4.2 cm reach, 2.7 mm), and under impulses, which keep
+/// 2 mm, neither is.
+#[test]
+fn a_resting_convex_pair_keeps_its_contact_for_a_move_that_grows_with_its_size() {
+    for (resolution, side, kept) in [
+        (Resolution::Projection, 1.0, true),
+        (Resolution::Projection, 0.06, false),
+        (Resolution::Impulses, 1.0, false),
+    ] {
+        let settings = WorldSettings {
+            resolution,
+            sleeping: false,
+            ..WorldSettings::default()
+        };
+        // Started in the overlap it rests in (the slop): a box started touching sinks
+        // into it while its contact is reused, and that counts as moving.
+        let rest_y = 0.5 * side - settings.slop;
+        let mut world = world(vec![ground(), body(rect(side, side), 0.0, rest_y)], settings);
+        let boxed = world.bodies().handles()[1];
+        for _ in 0..120 {
+            world.step(DT);
+        }
+        let before = world.step(DT).profile;
+        assert_eq!(
+            (before.candidate_pairs, before.reused_pairs),
+            (1, 1),
+            "{resolution:?}, {side} m box: at rest, its one pair is reused"
+        );
+        let b = world.body_mut(boxed).expect("the box");
+        let pose = b.pose();
+        b.set_pose(pose.translation + Vec2::new(0.0035, 0.0), b.angle());
+        let after = world.step(DT).profile;
+        assert_eq!(
+            after.reused_pairs == 1,
+            kept,
+            "{resolution:?}, {side} m box slid 3.5 mm: reused {} of {}",
+            after.reused_pairs,
+            after.candidate_pairs
+        );
+    }
+}
