@@ -37,7 +37,7 @@
 //! So a pair is not tested again while every point of B, seen from A, has moved less
 //! than [`REUSE_SLOP_FRACTION`] of the slop (0.25 mm at the default 5 mm; for pairs of
 //! convex polygons 2 mm, [`CONVEX_REUSE_SLOP_FRACTION`], and under `Projection` up to
-//! the slop for shapes of 16 cm reach or more, [`CONVEX_REUSE_MAX_SLOPS`]) since then,
+//! the slop for shapes of 8 cm reach or more, [`CONVEX_REUSE_MAX_SLOPS`]) since then,
 //! judged from B's centre of mass and its turn times its reach, and its speculative
 //! margin has not grown (a touching pair needs no margin). Its points are carried over
 //! as kept points are: their anchors, moved with the bodies, give the new separation,
@@ -159,8 +159,8 @@ pub const CONVEX_REUSE_SLOP_FRACTION: f32 = 0.4;
 ///
 /// Why: a carried contact is off by at most the motion since it was found, and the
 /// features of a polygon are its corners and edges, so how stale a contact may be scales
-/// with the polygon's size: a sixteenth of its reach keeps a 10 cm box at 2 mm, and a
-/// polygon of 16 cm reach or more at the cap below.
+/// with the polygon's size: a sixteenth of its reach keeps a box of 4.5 cm or less at
+/// 2 mm, one of 6 cm at 2.7 mm, and a polygon of 8 cm reach or more at the cap below.
 pub const CONVEX_REUSE_SIZE_FRACTION: f32 = 1.0 / 16.0;
 
 /// … and never more than this many slops (5 mm at the default slop): a carried point
