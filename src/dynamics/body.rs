@@ -91,6 +91,9 @@ pub struct Body {
     sleeping: bool,
     slow_time_s: f32,
     sleep_island: Option<u32>,
+    /// Where the body's centre of mass was and how it was turned when it last began to
+    /// keep still (m, rad; `sleep.rs`).
+    rest_anchor: (Vec2, f32),
 }
 
 impl Body {
@@ -157,6 +160,7 @@ impl Body {
             shape_size_m,
             sleeping: false,
             slow_time_s: 0.0,
+            rest_anchor: (position + r_center, angle),
             sleep_island: None,
         }
     }
@@ -324,6 +328,7 @@ impl Body {
     pub fn wake_up(&mut self) {
         self.sleeping = false;
         self.slow_time_s = 0.0;
+        self.rest_anchor = (self.center_world, self.angle_rad);
     }
 
     /// Half the smallest width of the body's thinnest convex piece (m); a circle's
@@ -420,6 +425,23 @@ impl Body {
         self.slow_time_s = seconds;
     }
 
+    /// Where the body's centre of mass was and its angle when it last began to keep still
+    /// (m, rad; `sleep.rs`).
+    pub(crate) fn rest_anchor(&self) -> (Vec2, f32) {
+        self.rest_anchor
+    }
+
+    /// Whether the body's centre is within `distance` (m) of its rest anchor and its angle
+    /// within `turn` (rad); if not, the anchor moves to where it is now.
+    pub(crate) fn keeps_still_within(&mut self, distance: f32, turn: f32) -> bool {
+        let (center, angle) = self.rest_anchor;
+        let still = (self.center_world - center).length() < distance && (self.angle_rad - angle).abs() < turn;
+        if !still {
+            self.rest_anchor = (self.center_world, self.angle_rad);
+        }
+        still
+    }
+
     /// The state a saved run carried (`world/resume.rs`): centre of mass, angle,
     /// velocities and sleep, exactly as they were.
     pub(crate) fn restore(&mut self, state: &BodySnapshot) {
@@ -430,6 +452,7 @@ impl Body {
         self.angular_velocity = state.spin;
         self.sleeping = state.asleep;
         self.slow_time_s = state.rest_time;
+        self.rest_anchor = state.rest_anchor;
         self.sleep_island = state.island;
     }
 

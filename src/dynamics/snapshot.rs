@@ -67,6 +67,9 @@ pub struct BodySnapshot {
     pub asleep: bool,
     /// How long the body has been slow enough to sleep (s).
     pub rest_time: f32,
+    /// Where its centre of mass was and its angle when it last began to keep still (m,
+    /// rad; `sleep.rs`).
+    pub rest_anchor: (Vec2, f32),
     /// The island it fell asleep with (its smallest slot).
     pub island: Option<u32>,
 }

@@ -214,6 +214,11 @@ fn check_state(state: &StateDef) -> BodyResult<()> {
             t.is_finite() && t >= 0.0
         })
         .map_err(|problem| (at("rest_time"), problem))?;
+        if let Some((center, angle)) = body.rest_from {
+            check_finite_point("rest_from", center)
+                .and_then(|()| check_finite("rest_from", angle))
+                .map_err(|problem| (at("rest_from"), problem))?;
+        }
         if let Some(island) = body.island.filter(|&k| k as usize >= slot_count) {
             return Err(invalid(at("island"), format!("island {island} names no slot")));
         }

@@ -277,6 +277,9 @@ impl From<&BodyStateDef> for BodySnapshot {
             spin: def.spin,
             asleep: def.asleep,
             rest_time: def.rest_time,
+            rest_anchor: def
+                .rest_from
+                .map_or((def.center.into(), def.angle), |(center, angle)| (center.into(), angle)),
             island: def.island,
         }
     }
@@ -293,6 +296,8 @@ impl From<&BodySnapshot> for BodyStateDef {
             spin: body.spin,
             asleep: body.asleep,
             rest_time: body.rest_time,
+            rest_from: (body.rest_anchor != (body.center, body.angle))
+                .then(|| (body.rest_anchor.0.into(), body.rest_anchor.1)),
             island: body.island,
         }
     }

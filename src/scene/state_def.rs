@@ -14,7 +14,7 @@
 //! - per body, the **exact state** the world integrates: centre of mass, angle, velocity
 //!   of the centre of mass and spin (a body's `position` is its origin, rebuilt from the
 //!   centre with a rounding), and its **sleep** state (asleep, how long it has been slow,
-//!   its island);
+//!   where it began to keep still, its island);
 //! - the **slot table**: which slot and generation each body had, and the free slots
 //!   (a world that removed bodies keeps holes, and new bodies fill them in order);
 //! - the **scene box** the kill distance is measured from (it was the box around the
@@ -109,6 +109,10 @@ pub struct BodyStateDef {
     /// How long the body has been slow enough to sleep (s). Default 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rest_time: f32,
+    /// Where its centre of mass was and its angle when it last began to keep still (m,
+    /// rad). Default: `center` and `angle`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest_from: Option<(Point, f32)>,
     /// The island it fell asleep with (its smallest slot). Default: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub island: Option<u32>,

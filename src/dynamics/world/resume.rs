@@ -51,6 +51,7 @@ impl World {
                     spin: body.angular_velocity(),
                     asleep: body.is_sleeping(),
                     rest_time: body.slow_time(),
+                    rest_anchor: body.rest_anchor(),
                     island: body.sleep_island(),
                 }
             })
