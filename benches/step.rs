@@ -5,6 +5,7 @@
 //! cargo bench --bench step                  all four scenes (about 15 s once built)
 //! cargo bench --bench step -- pyramid_20    only the scenes whose name contains a filter
 //! cargo bench --bench step -- --quick       10 warm-up and 20 timed steps per run
+//! cargo bench --bench step -- --rounds      also each round's ratio to rapier2d, in order
 //! ```
 //!
 //! For each scene (`scenes/pyramid_20.ron`, `pyramid_40`, `pyramid_100`, `rain_1000`):
@@ -390,20 +391,26 @@ fn run_scene(scene: &Scene, case: &Case) -> Engines {
 /// seconds of each other, which a change of the machine's speed between rounds moves
 /// far less than a ratio of means.
 fn round_ratio(ours: &[Duration], theirs: &[Duration]) -> f64 {
-    let mut ratios: Vec<f64> = ours
-        .chunks(ROUND_STEPS)
-        .zip(theirs.chunks(ROUND_STEPS))
-        .map(|(a, b)| {
-            let sum = |s: &[Duration]| s.iter().map(Duration::as_secs_f64).sum::<f64>();
-            sum(a) / sum(b).max(1e-12)
-        })
-        .collect();
+    let mut ratios = round_ratios(ours, theirs);
     ratios.sort_by(f64::total_cmp);
     match ratios.len() {
         0 => f64::NAN,
         n if n % 2 == 1 => ratios[n / 2],
         n => 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]),
     }
+}
+
+/// Each round's time of `ours` over `theirs`, in the rounds' order (`--rounds` prints
+/// them: which part of a run an engine loses, the rain's landing say, which the median
+/// hides).
+fn round_ratios(ours: &[Duration], theirs: &[Duration]) -> Vec<f64> {
+    ours.chunks(ROUND_STEPS)
+        .zip(theirs.chunks(ROUND_STEPS))
+        .map(|(a, b)| {
+            let sum = |s: &[Duration]| s.iter().map(Duration::as_secs_f64).sum::<f64>();
+            sum(a) / sum(b).max(1e-12)
+        })
+        .collect()
 }
 
 /// Everything measured on one scene.
@@ -418,7 +425,7 @@ fn ms_per_step(d: Duration, steps: usize) -> f64 {
     d.as_secs_f64() * 1e3 / steps.max(1) as f64
 }
 
-fn print_lab_run(run: &LabRun, def: &SceneDef, rapier: &RapierRun) {
+fn print_lab_run(run: &LabRun, def: &SceneDef, rapier: &RapierRun, rounds: bool) {
     let p = &run.profile;
     let steps = run.samples.len();
     let total = ms_per_step(p.total, steps);
@@ -450,6 +457,13 @@ fn print_lab_run(run: &LabRun, def: &SceneDef, rapier: &RapierRun) {
         String::new()
     };
     println!("      sanity: {}{removed}", run.sanity(def).describe());
+    if rounds {
+        let ratios: Vec<String> = round_ratios(&run.samples, &rapier.samples)
+            .iter()
+            .map(|r| format!("{r:.2}"))
+            .collect();
+        println!("      by round of {ROUND_STEPS} steps: {}", ratios.join(" "));
+    }
 }
 
 fn print_rapier_run(run: &RapierRun, label: &str, def: &SceneDef) {
@@ -480,6 +494,7 @@ fn main() {
 
 fn run(args: &[String]) {
     let quick = args.iter().any(|a| a == "--quick");
+    let rounds = args.iter().any(|a| a == "--rounds");
     // `cargo bench` passes `--bench`; every other word that is not a flag filters scenes.
     let filters: Vec<&str> = args
         .iter()
@@ -523,7 +538,7 @@ fn run(args: &[String]) {
         );
         let engines = run_scene(&scene, &case);
         for run in &engines.lab {
-            print_lab_run(run, scene.def(), &engines.rapier);
+            print_lab_run(run, scene.def(), &engines.rapier, rounds);
         }
         let our_settings = WorldSettings::default();
         print_rapier_run(&engines.rapier, "1 + 1 passes per substep", scene.def());
