@@ -8,24 +8,11 @@ use collision_lab::dynamics::{ContinuousMode, Resolution, World, WorldSettings};
 use collision_lab::math::{Point, Vec2};
 use collision_lab::scene::{self, BodyDef, Scene, ShapeDef};
 
+mod common;
+
+use common::{pyramid_world, shipped};
+
 const DT: f32 = 1.0 / 60.0;
-
-fn shipped(name: &str) -> Scene {
-    scene::load(format!("{}/scenes/{name}", env!("CARGO_MANIFEST_DIR"))).expect("a shipped scene")
-}
-
-/// The shipped 20-row pyramid under `resolution`, sleeping off, and its top box.
-fn pyramid_world(resolution: Resolution) -> (World, collision_lab::dynamics::BodyHandle) {
-    let scene = shipped("pyramid_20.ron");
-    let settings = WorldSettings {
-        resolution,
-        sleeping: false,
-        ..*World::from_scene(&scene).settings()
-    };
-    let world = World::from_scene_with(&scene, settings);
-    let top = *world.bodies().handles().last().expect("bodies");
-    (world, top)
-}
 
 /// The 20-row pyramid (210 boxes on a 40.1 m ground) under `resolution`, sleeping off so
 /// the solver alone holds it. Returns (top box at 1 s, top box at 10 s, lowest box
@@ -486,48 +473,6 @@ fn regression_taking_the_settings_every_frame_changes_nothing() {
     );
 }
 
-/// Reused contacts (`dynamics/contacts.rs`): on the resting 20-row pyramid most pairs
-/// are not tested again, the state is the same for any number of threads (checked in
-/// `tests/threads.rs`), and a body moved by hand — by a centimetre — has its pairs
-/// tested again at once.
-#[test]
-fn resting_pairs_reuse_their_contacts_and_a_moved_body_is_tested_again() {
-    for resolution in [Resolution::Impulses, Resolution::Projection] {
-        let (mut world, top) = pyramid_world(resolution);
-        let mut last = None;
-        for _ in 0..240 {
-            last = Some(world.step(DT).profile);
-        }
-        let settled = last.expect("steps were taken");
-        println!(
-            "{}: after 4 s, {} of {} candidate pairs reused",
-            resolution.name(),
-            settled.reused_pairs,
-            settled.candidate_pairs
-        );
-        assert!(
-            settled.reused_pairs * 2 > settled.candidate_pairs,
-            "{}: a resting pyramid reuses most of its pairs",
-            resolution.name()
-        );
-        // Nudge the top box by 12 mm: its two contacts below must be tested, so fewer
-        // pairs are reused than in the step before. A pair of convex polygons keeps its
-        // contact while it has moved less than the slop (5 mm, `contacts.rs`) since it
-        // was last tested, and it may have drifted up to that far the other way
-        // already, so the nudge is more than twice the slop.
-        let before = world.step(DT).profile.reused_pairs;
-        let body = world.body_mut(top).expect("the top box");
-        let pose = body.pose();
-        body.set_pose(pose.translation + Vec2::new(0.012, 0.0), body.angle());
-        let after = world.step(DT).profile.reused_pairs;
-        assert!(
-            after + 2 <= before,
-            "{}: the moved box's pairs were reused ({after} reused after, {before} before)",
-            resolution.name()
-        );
-    }
-}
-
 /// Counts what a [`StepObserver`] sees and reads every view, as a lesson would.
 #[derive(Default)]
 struct Counting {
@@ -597,51 +542,5 @@ fn an_observed_step_is_the_step_and_reports_every_pass() {
         if resolution != Resolution::LiteralProjection {
             assert!(seen.points > 0, "{resolution:?}: the resting pyramid has contacts");
         }
-    }
-}
-
-/// Under projection a pair of convex polygons keeps its contact while B has moved less
-/// than a sixteenth of the smaller shape's reach against A, within 2 mm and the slop
-/// (`contacts.rs`, `CONVEX_REUSE_SIZE_FRACTION`): a 1 m box resting on the ground and
-/// slid by 3.5 mm is not tested again (it may move 5 mm), a 6 cm box slid as far is (it
-/// may move a sixteenth of its 4.2 cm reach, 2.7 mm), and under impulses, which keep
-/// 2 mm, neither is.
-#[test]
-fn a_resting_convex_pair_keeps_its_contact_for_a_move_that_grows_with_its_size() {
-    for (resolution, side, kept) in [
-        (Resolution::Projection, 1.0, true),
-        (Resolution::Projection, 0.06, false),
-        (Resolution::Impulses, 1.0, false),
-    ] {
-        let settings = WorldSettings {
-            resolution,
-            sleeping: false,
-            ..WorldSettings::default()
-        };
-        // Started in the overlap it rests in (the slop): a box started touching sinks
-        // into it while its contact is reused, and that counts as moving.
-        let rest_y = 0.5 * side - settings.slop;
-        let mut world = world(vec![ground(), body(rect(side, side), 0.0, rest_y)], settings);
-        let boxed = world.bodies().handles()[1];
-        for _ in 0..120 {
-            world.step(DT);
-        }
-        let before = world.step(DT).profile;
-        assert_eq!(
-            (before.candidate_pairs, before.reused_pairs),
-            (1, 1),
-            "{resolution:?}, {side} m box: at rest, its one pair is reused"
-        );
-        let b = world.body_mut(boxed).expect("the box");
-        let pose = b.pose();
-        b.set_pose(pose.translation + Vec2::new(0.0035, 0.0), b.angle());
-        let after = world.step(DT).profile;
-        assert_eq!(
-            after.reused_pairs == 1,
-            kept,
-            "{resolution:?}, {side} m box slid 3.5 mm: reused {} of {}",
-            after.reused_pairs,
-            after.candidate_pairs
-        );
     }
 }

@@ -1,10 +1,12 @@
-//! Shape generators, a small deterministic generator and a temporary directory, shared
-//! by the integration tests.
+//! Shape generators, a small deterministic generator, a temporary directory and the
+//! shipped scenes, shared by the integration tests.
 #![allow(dead_code)]
 
+use collision_lab::dynamics::{BodyHandle, Resolution, World, WorldSettings};
 use collision_lab::geometry::families::SplitMix64;
 use collision_lab::geometry::{Circle, Polygon, Segment, Shape};
 use collision_lab::math::{Pose, Vec2};
+use collision_lab::scene::Scene;
 use proptest::prelude::*;
 use std::f32::consts::TAU;
 
@@ -286,4 +288,22 @@ pub fn reference_choice_ties(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, world_n
         best_alignment(b, pb, -world_normal),
     );
     (align_b - align_a - 1e-3).abs() <= 1e-5
+}
+
+/// A scene shipped in `scenes/`, by file name.
+pub fn shipped(name: &str) -> Scene {
+    collision_lab::scene::load(format!("{}/scenes/{name}", env!("CARGO_MANIFEST_DIR"))).expect("a shipped scene")
+}
+
+/// The shipped 20-row pyramid under `resolution`, sleeping off, and its top box.
+pub fn pyramid_world(resolution: Resolution) -> (World, BodyHandle) {
+    let scene = shipped("pyramid_20.ron");
+    let settings = WorldSettings {
+        resolution,
+        sleeping: false,
+        ..*World::from_scene(&scene).settings()
+    };
+    let world = World::from_scene_with(&scene, settings);
+    let top = *world.bodies().handles().last().expect("bodies");
+    (world, top)
 }

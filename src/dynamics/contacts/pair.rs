@@ -1,9 +1,10 @@
 //! One candidate pair's contact: the narrow phase's points, the kept points, or the
 //! whole contact reused (see the parent module's docs).
 
+use super::reuse::convex_reuse_distance;
 use super::{
     ApartPair, ContactId, ContactManifold, DetectInput, OnPair, PairContact, PointBuffer, PointContact, Previous,
-    RelativePose, CONVEX_REUSE_SIZE_FRACTION, KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
+    RelativePose, KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
 };
 use crate::dynamics::body::{Body, BodySet};
 use crate::math::{Pose, Rot, Vec2};
@@ -252,7 +253,7 @@ pub(super) fn detect_pair(
             || (moved < input.convex_reuse.1
                 && is_flat_convex(a.shape())
                 && is_flat_convex(b.shape())
-                && moved < convex_reuse_distance(a, b, input.convex_reuse));
+                && moved < convex_reuse_distance(a.outer_reach(), b.outer_reach(), input.convex_reuse));
         if old.reusable && unmoved && (old.touching || margin <= old.detected_margin) {
             let mut last = LastNormal::default();
             for q in old_points {
@@ -422,16 +423,6 @@ pub(super) fn detect_pair(
     Detected::Tested
 }
 
-/// How far B, seen from A, may move and a pair of two convex flat-sided shapes keep its
-/// contact (m): [`CONVEX_REUSE_SIZE_FRACTION`] of the smaller shape's reach, within
-/// `(least, most)` ([`DetectInput::convex_reuse`]).
-fn convex_reuse_distance(a: &Body, b: &Body, (least, most): (f32, f32)) -> f32 {
-    // Not `clamp`, which panics on bounds out of order.
-    (CONVEX_REUSE_SIZE_FRACTION * a.outer_reach().min(b.outer_reach()))
-        .max(least)
-        .min(most)
-}
-
 /// A reused pair's answer, moved with A from `then` to `now` (B has not moved against A).
 fn moved_answer(answer: &ContactManifold, then: &Pose, now: &Pose) -> ContactManifold {
     let point = |p: Vec2| now.apply_point(then.apply_inv_point(p));
@@ -452,7 +443,7 @@ fn moved_answer(answer: &ContactManifold, then: &Pose, now: &Pose) -> ContactMan
 }
 
 /// Whether the shape is convex and flat-sided (a convex polygon, a segment): see
-/// `contacts::CONVEX_REUSE_SLOP_FRACTION`.
+/// `contacts/reuse.rs`, `CONVEX_REUSE_SLOP_FRACTION`.
 #[inline]
 fn is_flat_convex(shape: &crate::geometry::Shape) -> bool {
     match shape {
