@@ -340,7 +340,7 @@ impl DynamicTree {
 
     /// Gives each proxy of `moved` its new fat box (from [`Self::new_fat_box`]; stale ids
     /// are skipped). A few are placed one at a time (refitted in place, or removed and
-    /// inserted again); when at least one proxy in [`REBUILD_FRACTION`] has a new box,
+    /// inserted again); when at least one proxy in `REBUILD_FRACTION` has a new box,
     /// the whole tree is built again from its leaves instead (`build.rs`).
     ///
     /// Why: bodies that move together leave their fat boxes together. The 1000 polygons

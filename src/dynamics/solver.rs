@@ -11,17 +11,17 @@
 //!   instead would only ever push).
 //! - **Coulomb friction** along the tangent, with the total clamped to |λt| ≤ μ·λn.
 //! - **Warm starting.** Points are matched with the previous substep's by the narrow
-//!   phase's [`ContactId`] (which features touch); a matched point starts from its old
+//!   phase's [`ContactId`](crate::narrow::ContactId) (which features touch); a matched point starts from its old
 //!   impulses, applied before the first pass. A resting stack then starts each substep
 //!   already nearly solved instead of from zero.
 //! - **Persistent points.** The narrow phase reports at most two points per pair, from
 //!   one pair of features. A non-convex body resting on two separate features (a gear on
 //!   two teeth, a U on both legs) gets one of them per substep, alternately, and rocks
 //!   for ever. So a point of the previous substep that the narrow phase did not report
-//!   again is kept (up to [`MAX_POINTS`]) while it is still valid: its anchors, stored
+//!   again is kept (up to [`MAX_POINTS`](super::contacts::MAX_POINTS)) while it is still valid: its anchors, stored
 //!   in each body's frame, are still within `slop` of touching along the new normal,
-//!   have not slid apart by more than [`KEEP_DRIFT`], and the bodies have turned
-//!   against each other by less than [`KEEP_TURN_RAD`]. This is Bullet's persistent manifold (Coumans),
+//!   have not slid apart by more than [`KEEP_DRIFT`](super::contacts::KEEP_DRIFT), and the bodies have turned
+//!   against each other by less than [`KEEP_TURN_RAD`](super::contacts::KEEP_TURN_RAD). This is Bullet's persistent manifold (Coumans),
 //!   used only to fill in what a single-feature narrow phase leaves out.
 //! - **Restitution** from the relative normal velocity measured *before* solving (after
 //!   gravity), applied only above a threshold speed and only where the point actually
@@ -127,7 +127,7 @@ pub(crate) struct StepTuning {
 ///
 /// The passes run four constraints at once (`solver_wide.rs`), colour by colour; the
 /// answer is the same, number for number, as one constraint after another in colour order
-/// ([`solve`], [`warm_start`]): the constraints of a colour share no body that moves.
+/// (`solve`, `warm_start`): the constraints of a colour share no body that moves.
 pub(crate) fn solve_step(
     states: &mut BodyStates,
     constraints: &mut Constraints,

@@ -414,7 +414,7 @@ impl World {
         report.profile.integration += timed(|| self.remove_non_finite(&mut report.removed));
     }
 
-    /// Margins, then the candidate pairs of boxes grown by them [broad].
+    /// Margins, then the candidate pairs of boxes grown by them \[broad\].
     fn find_pairs_for_step(&mut self, dt: f32, profile: &mut StepProfile) {
         self.compute_margins(dt);
         profile.broad_tests += self.find_candidate_pairs(true);
@@ -423,7 +423,7 @@ impl World {
 
     /// The narrow phase once per candidate pair, into the persistent contacts (and race
     /// mode's other algorithms on the same pairs); sleeping islands an awake body
-    /// touched wake [narrow].
+    /// touched wake \[narrow\].
     fn detect_contacts(&mut self, race: &mut Option<RaceReport>, profile: &mut StepProfile) {
         let settings = self.settings;
         let input = DetectInput {
@@ -475,7 +475,7 @@ impl World {
     }
 
     /// Dense body states and constraints, old deep overlap shed, the chosen solver over
-    /// the substeps, crowd speeds capped, impulses kept for the next step [resolution].
+    /// the substeps, crowd speeds capped, impulses kept for the next step \[resolution\].
     fn resolve_contacts(&mut self, dt: f32, substeps: u32, observer: &mut impl StepObserver) {
         let settings = self.settings;
         let h = dt / substeps as f32;
@@ -525,7 +525,7 @@ impl World {
     }
 
     /// Fast bodies swept from their start poses and rolled back to the time of impact
-    /// (`continuous.rs`) [continuous].
+    /// (`continuous.rs`) \[continuous\].
     fn sweep_fast_bodies(&mut self, substeps: u32, profile: &mut StepProfile) {
         let counts = self
             .scratch

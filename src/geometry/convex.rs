@@ -288,7 +288,7 @@ impl ConvexView<'_> {
 
     /// [`ConvexView::support_index`] by hill climbing from vertex `start` (a support
     /// vertex for a nearby direction: GJK's previous support point, an EPA edge's end),
-    /// for views of at least [`SUPPORT_CLIMB_MIN_VERTICES`] vertices; smaller views (and a
+    /// for views of at least `SUPPORT_CLIMB_MIN_VERTICES` vertices; smaller views (and a
     /// `start` out of range) take the scan. Returns the index and the dot products
     /// computed (the work counters' vertices scanned).
     ///

@@ -23,7 +23,7 @@
 //!
 //! # Degenerate input
 //!
-//! All orientation tests are exact ([`super::predicates::orient`]), so collinear
+//! All orientation tests are exact (`predicates::orient`), so collinear
 //! configurations (grids, combs) are decided consistently. The triangulation is
 //! conforming (triangles meet edge to edge, never a vertex inside another's edge; the
 //! HM bound needs that) and has no triangle of zero area, even where diagonals run

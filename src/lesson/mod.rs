@@ -20,7 +20,7 @@
 //!   polytope, the Voronoi region, the clipping lines, the answer.
 //! - [`question`] (`predict.rs`): predict mode's question before a step (where its key
 //!   point will be), scored against the trace ([`Question::score`], [`Scoreboard`]).
-//! - [`quiz`] (`quiz.rs`): the multiple-choice questions at the end of a lesson, built
+//! - `quiz` (`quiz.rs`): the multiple-choice questions at the end of a lesson, built
 //!   from the trace ("which axis separated them?").
 //! - [`topic`]: lessons 11 on, whose traces are not a narrow phase's: bounding volumes,
 //!   sweep and prune, … Each step of a [`topic::TopicTrace`] carries its card, its marks

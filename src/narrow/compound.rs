@@ -366,7 +366,7 @@ fn extreme(vertices: &[Vec2], along: impl Fn(Vec2) -> f32) -> (f32, usize) {
     best
 }
 
-/// A piece's world box not built yet (NaN corners: [`build_missing`] and
+/// A piece's world box not built yet (NaN corners: `build_missing` and
 /// [`piece_tree_candidates`] build it on first use; no test ever reads one).
 const UNBUILT: Aabb = Aabb {
     min: Vec2::NAN,

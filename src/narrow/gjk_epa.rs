@@ -226,7 +226,7 @@ pub(crate) fn penetration_local(
     penetration_local_until(input, config, None, |_, _| false, |_| false, work, trace)
 }
 
-/// [`penetration_local`], where GJK may stop on apart cores when `apart_enough(lower,
+/// `penetration_local`, where GJK may stop on apart cores when `apart_enough(lower,
 /// upper)` says so (see `gjk_until`); the depth is then radii − lower. On overlapping
 /// cores EPA is skipped when `lower_bound_enough(bound)` accepts the lower bound on the
 /// depth that GJK's final triangle gives ([`DepthNeed::LowerBound`]).

@@ -3,7 +3,7 @@
 //! Three passes, each with the position it can give:
 //! 1. the version alone (a newer file must say "newer", not "unknown field");
 //! 2. RON into the definition types (RON's error positions; the body is found from the
-//!    position with [`locate`](super::locate));
+//!    position with [`locate`]);
 //! 3. the values' meaning ([`build_shapes`]) and their ranges (`ranges.rs`); the
 //!    offending value is found by path in the text's outline.
 

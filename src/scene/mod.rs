@@ -14,9 +14,9 @@
 //! ```
 //!
 //! - [`def`]: the serde types, the format's contract, with every default;
-//! - [`parse`] / [`load`]: text or file to a [`Scene`], or one [`SceneError`] that says
+//! - [`parse`] / [`load`](fn@load): text or file to a [`Scene`], or one [`SceneError`] that says
 //!   file, line, column, body and what is wrong;
-//! - [`save`]: pretty RON written atomically; load → save → load gives the same scene,
+//! - [`save`](fn@save): pretty RON written atomically; load → save → load gives the same scene,
 //!   bit for bit;
 //! - `build`: the checks beyond syntax and the shapes they produce; `locate`: where a
 //!   value sits in the text;
@@ -78,7 +78,7 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A validated scene: its definition and the shape built for each body.
 ///
-/// Only [`parse`], [`load`] and [`Scene::from_def`] make one, so every value in it has
+/// Only [`parse`], [`load`](fn@load) and [`Scene::from_def`] make one, so every value in it has
 /// passed the checks (finite numbers, valid shapes, known version). A scene read from
 /// text has also passed the format's ranges (density, friction, gravity, sizes,
 /// coordinates and speeds: see the constants in [`def`]); one made by

@@ -5,8 +5,8 @@
 //! losing a contact to rounding or flinging bodies out of the world. Each range is a
 //! constant in [`super::def`] with its reason; the README's format tables repeat them.
 //!
-//! It runs where files come in and go out ([`super::parse`], [`super::load`],
-//! [`super::save`]), not in [`super::Scene::from_def`]: the library itself stays usable
+//! It runs where files come in and go out ([`super::parse`], [`super::load`](fn@super::load),
+//! [`super::save`](fn@super::save)), not in [`super::Scene::from_def`]: the library itself stays usable
 //! (and is tested) with any finite value, while a file promises a scene that behaves.
 
 use super::build::{at_body, check_rule, BodyResult, BuildError};

@@ -1,6 +1,6 @@
 //! Drawing: reads the [`AppState`](super::state::AppState), never changes it.
 //!
-//! Everything is drawn in screen space through [`Camera`](super::camera::Camera) (the
+//! Everything is drawn in screen space through [`Camera`] (the
 //! one place that flips y), so line widths stay in pixels at every zoom.
 
 pub mod debug;

@@ -1,7 +1,7 @@
 //! Live plots: time per phase, narrow-phase time per algorithm, the race of the three
 //! narrow phases, Nv and Np; and the frame-time readout.
 //!
-//! The series come from [`History`](crate::app::history::History)'s pure functions
+//! The series come from [`History`]'s pure functions
 //! (tested without a window); here they are only laid out. Every plot has a fixed
 //! height and the panel's width, so a plot never grows the scroll area it sits in.
 

@@ -14,7 +14,7 @@
 //! ```
 //!
 //! Every change of the world a user would want to take back goes through
-//! [`AppState::begin_edit`] / [`AppState::edit`]: one undo entry per gesture.
+//! `AppState::begin_edit` / [`AppState::edit`]: one undo entry per gesture.
 
 pub mod drag;
 pub mod draw_polygon;

@@ -4,7 +4,7 @@
 //! `drag_started`, the palette sets [`ToolState::palette_drag`](super::ToolState)) and
 //! the release happens over the world, which macroquad reports to
 //! [`handle_palette_drag`] — or a click on the item, which enters
-//! [`Mode::Place`](super::Mode::Place), where a click in the world drops it.
+//! [`Mode::Place`], where a click in the world drops it.
 //!
 //! Either way the body is dynamic, its centre of mass lands under the cursor, and it
 //! may overlap what is already there: the solver pushes them apart. One undo entry

@@ -269,7 +269,7 @@ pub(super) fn slab_of(core: &[Vec2], radius: f32) -> (Vec2, f32, f32) {
 /// A strip holding everything.
 pub(super) const EVERYWHERE: (Vec2, f32, f32) = (Vec2::X, f32::NEG_INFINITY, f32::INFINITY);
 
-/// [`slab_of`] once the unit normal of the longest edge is known (`open` has it from
+/// `slab_of` once the unit normal of the longest edge is known (`open` has it from
 /// the core's planes); zero gives the strip holding everything.
 pub(super) fn slab_across(core: &[Vec2], normal: Vec2, radius: f32) -> (Vec2, f32, f32) {
     if normal == Vec2::ZERO {

@@ -13,7 +13,7 @@ use crate::bounds::Aabb;
 use crate::geometry::{ConvexView, EdgeTree, Shape, SupportRing};
 use crate::math::{Pose, Vec2};
 
-/// From this many vertices in the two outlines together, [`EdgeTreePolicy::Auto`] skips
+/// From this many vertices in the two outlines together, [`EdgeTreePolicy::Auto`](crate::narrow::EdgeTreePolicy::Auto) skips
 /// the axes that cannot matter (`sat_whole_outlines_pruned`). Below it every axis is
 /// projected: the two passes of the pruned loop cost more than they save on small
 /// shapes.
@@ -42,7 +42,7 @@ pub(super) struct Outlines<'a> {
     /// B's pose in A's frame.
     pub(super) xf_ab: Pose,
     pub(super) scale: f32,
-    /// Step 7's tolerance (m): see [`straddle_tolerance`].
+    /// Step 7's tolerance (m): see `straddle_tolerance`.
     pub(super) straddle: f32,
     pub(super) config: &'a NarrowConfig,
 }
@@ -210,7 +210,7 @@ thread_local! {
     static BOUNDS: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// [`sat_whole_outlines`] without the axes that cannot change its answer (no trace).
+/// `sat_whole_outlines` without the axes that cannot change its answer (no trace).
 ///
 /// The answer of steps 1–10 does not depend on the order of the axes: `None` if any
 /// axis separates (or, for non-convex A, if no edge of A touches B), else the least

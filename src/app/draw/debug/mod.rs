@@ -197,7 +197,7 @@ pub fn draw_pieces(state: &AppState) {
 const MIN_MTV_PX: f32 = 16.0;
 
 /// The minimum translation vector of each contact, from body A's centre of mass, at its
-/// true length (or at least [`MIN_MTV_PX`]). The focus pair's is labelled with its
+/// true length (or at least `MIN_MTV_PX`). The focus pair's is labelled with its
 /// magnitude, and so is any drawn longer than it is when its bodies are big enough on
 /// screen for a label not to bury them.
 pub fn draw_mtvs(state: &AppState) {
