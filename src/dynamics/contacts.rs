@@ -86,6 +86,7 @@ pub const KEEP_TURN_RAD: f32 = 0.175;
 /// leaves until it lifts off (dropped by the turn alone, the gear rolled on for ever).
 pub const KEEP_NORMAL_COS: f32 = 0.985;
 
+pub(crate) use reuse::ConvexReuse;
 pub use reuse::{CONVEX_REUSE_MAX_SLOPS, CONVEX_REUSE_SLOP_FRACTION, REUSE_SLOP_FRACTION};
 
 /// Where B's centre of mass is and how far B is turned, seen from A's centre of mass
@@ -274,7 +275,7 @@ pub(crate) struct DetectInput<'a> {
     /// Under projection the slop times [`CONVEX_REUSE_SLOP_FRACTION`] and
     /// [`CONVEX_REUSE_MAX_SLOPS`]; under impulses both the first; under the literal
     /// projection both [`REUSE_SLOP_FRACTION`].
-    pub convex_reuse: (f32, f32),
+    pub convex_reuse: ConvexReuse,
     pub warm_starting: bool,
 }
 

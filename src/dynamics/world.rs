@@ -38,7 +38,7 @@ use super::body_state::BodyStates;
 use super::clock::DEFAULT_RATE_HZ;
 use super::constraint::{build_constraints, store_impulses, ColourScratch, Constraints, Reach};
 use super::contacts::{
-    ContactSet, DetectInput, CONVEX_REUSE_MAX_SLOPS, CONVEX_REUSE_SLOP_FRACTION, REUSE_SLOP_FRACTION,
+    ContactSet, ConvexReuse, DetectInput, CONVEX_REUSE_MAX_SLOPS, CONVEX_REUSE_SLOP_FRACTION, REUSE_SLOP_FRACTION,
 };
 use super::continuous::ContinuousScratch;
 use super::crowd::{
@@ -434,17 +434,12 @@ impl World {
             slop: settings.slop,
             reuse_distance: settings.slop * REUSE_SLOP_FRACTION,
             convex_reuse: match settings.resolution {
-                Resolution::Projection => (
-                    settings.slop * CONVEX_REUSE_SLOP_FRACTION,
-                    settings.slop * CONVEX_REUSE_MAX_SLOPS,
-                ),
-                Resolution::Impulses => (
-                    settings.slop * CONVEX_REUSE_SLOP_FRACTION,
-                    settings.slop * CONVEX_REUSE_SLOP_FRACTION,
-                ),
-                Resolution::LiteralProjection => {
-                    (settings.slop * REUSE_SLOP_FRACTION, settings.slop * REUSE_SLOP_FRACTION)
-                }
+                Resolution::Projection => ConvexReuse {
+                    least_m: settings.slop * CONVEX_REUSE_SLOP_FRACTION,
+                    most_m: settings.slop * CONVEX_REUSE_MAX_SLOPS,
+                },
+                Resolution::Impulses => ConvexReuse::fixed(settings.slop * CONVEX_REUSE_SLOP_FRACTION),
+                Resolution::LiteralProjection => ConvexReuse::fixed(settings.slop * REUSE_SLOP_FRACTION),
             },
             warm_starting: settings.warm_starting,
         };

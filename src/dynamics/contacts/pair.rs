@@ -1,7 +1,6 @@
 //! One candidate pair's contact: the narrow phase's points, the kept points, or the
 //! whole contact reused (see the parent module's docs).
 
-use super::reuse::convex_reuse_distance;
 use super::{
     ApartPair, ContactId, ContactManifold, DetectInput, OnPair, PairContact, PointBuffer, PointContact, Previous,
     RelativePose, KEEP_DRIFT, KEEP_NORMAL_COS, KEEP_TURN_RAD,
@@ -250,10 +249,10 @@ pub(super) fn detect_pair(
         // The shapes are looked at only when the move is between the two tolerances.
         let moved = relative.moved_from(&old.detected_at, b.outer_reach());
         let unmoved = moved < input.reuse_distance
-            || (moved < input.convex_reuse.1
+            || (moved < input.convex_reuse.most_m
                 && is_flat_convex(a.shape())
                 && is_flat_convex(b.shape())
-                && moved < convex_reuse_distance(a.outer_reach(), b.outer_reach(), input.convex_reuse));
+                && moved < input.convex_reuse.distance(a.outer_reach(), b.outer_reach()));
         if old.reusable && unmoved && (old.touching || margin <= old.detected_margin) {
             let mut last = LastNormal::default();
             for q in old_points {

@@ -99,10 +99,29 @@ pub const CONVEX_REUSE_SIZE_FRACTION: f32 = 1.0 / 16.0;
 /// impulse solver is already below rapier2d on the rain without it.
 pub const CONVEX_REUSE_MAX_SLOPS: f32 = 1.0;
 
-/// How far B, seen from A, may move and a pair of two convex flat-sided shapes keep its
-/// contact (m): [`CONVEX_REUSE_SIZE_FRACTION`] of the smaller shape's reach, within
-/// `(least, most)` (`DetectInput::convex_reuse`).
-pub(super) fn convex_reuse_distance(reach_a: f32, reach_b: f32, (least, most): (f32, f32)) -> f32 {
-    // Not `clamp`, which panics on bounds out of order.
-    (CONVEX_REUSE_SIZE_FRACTION * reach_a.min(reach_b)).max(least).min(most)
+/// The bounds on how far B, seen from A, may move and a pair of two convex flat-sided
+/// shapes keep its contact (m; `DetectInput::convex_reuse`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ConvexReuse {
+    pub least_m: f32,
+    pub most_m: f32,
+}
+
+impl ConvexReuse {
+    /// Both bounds the same distance (m): no size rule.
+    pub(crate) fn fixed(distance_m: f32) -> ConvexReuse {
+        ConvexReuse {
+            least_m: distance_m,
+            most_m: distance_m,
+        }
+    }
+
+    /// The distance for shapes of reach `reach_a` and `reach_b` (m):
+    /// [`CONVEX_REUSE_SIZE_FRACTION`] of the smaller, within the bounds.
+    pub(crate) fn distance(&self, reach_a: f32, reach_b: f32) -> f32 {
+        // Not `clamp`, which panics on bounds out of order.
+        (CONVEX_REUSE_SIZE_FRACTION * reach_a.min(reach_b))
+            .max(self.least_m)
+            .min(self.most_m)
+    }
 }
